@@ -1,0 +1,80 @@
+/**
+ * GET /api/v1/ports/{unlocode} through the full pipeline (key, rate limit, credits,
+ * rights, envelope) against bare node:http serving a static body of the same size,
+ * side by side in one run, on SQLite and (with DATABASE_URL) PostgreSQL.
+ *
+ *   npm run bench -- [seconds-per-round] [rounds]
+ *
+ * Each server runs in its own process; autocannon drives it from this one with 50 connections.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+
+const seconds = Number(process.argv[2] ?? 10);
+const rounds = Number(process.argv[3] ?? 3);
+const CONNECTIONS = 50;
+const PORTS = ["NLRTM", "BEANR", "DEHAM", "SGSIN", "CNSHA", "USLAX", "GBFXT", "JPYOK"];
+
+async function startChild(script: string, args: string[]): Promise<{ child: ChildProcess; ready: Record<string, any> }> {
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return { child, ready: JSON.parse(line) };
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function load(url: string, keys: string[] | null): Promise<Round> {
+  let i = 0;
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req: Record<string, any>) => {
+          i++;
+          const path = keys ? `/api/v1/ports/${PORTS[i % PORTS.length]}` : "/";
+          return { ...req, path, headers: keys ? { authorization: `Bearer ${keys[i % keys.length]}` } : {} };
+        },
+      },
+    ],
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const engines = process.env.DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+const lines: string[] = [];
+for (const engine of engines) {
+  const svc = await startChild("./pipeline-server.ts", [engine]);
+  const bare = await startChild("./bare-server.ts", [svc.ready.body]);
+  const pipe: Round[] = [];
+  const base: Round[] = [];
+  await load(svc.ready.url, svc.ready.keys); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    // Alternate so drift in the machine's load hits both sides alike.
+    base.push(await load(bare.ready.url, null));
+    pipe.push(await load(svc.ready.url, svc.ready.keys));
+  }
+  svc.child.kill("SIGTERM");
+  bare.child.kill("SIGTERM");
+  const p = { rps: median(pipe.map((x) => x.rps)), p99: median(pipe.map((x) => x.p99)), non2xx: pipe.reduce((a, x) => a + x.non2xx, 0) };
+  const b = { rps: median(base.map((x) => x.rps)), p99: median(base.map((x) => x.p99)) };
+  lines.push(
+    `| ${engine} | ${Math.round(p.rps)} | ${p.p99} | ${Math.round(b.rps)} | ${b.p99} | ${((100 * p.rps) / b.rps).toFixed(1)}% | ${p.non2xx} |`,
+  );
+}
+console.warn(`body ${CONNECTIONS} connections, ${rounds} rounds of ${seconds} s, medians`);
+process.stdout.write(
+  ["| engine | pipeline req/s | pipeline p99 ms | bare node:http req/s | bare p99 ms | ratio | pipeline non-2xx |", "|---|---|---|---|---|---|---|", ...lines].join("\n") + "\n",
+);

@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import { AppError } from "../../domain/errors.ts";
+import { errorBody, execute, type Pipeline } from "../../operations/execute.ts";
+import type { Operation } from "../../operations/operation.ts";
+import { openApiDocument } from "./openapi.ts";
+import { HttpMetrics } from "./metrics.ts";
+
+export interface AppOptions {
+  pipeline: Pipeline;
+  operations: readonly Operation[];
+  /** Public base URL; when unset, taken from each request's Host. */
+  baseUrl?: string;
+  logLevel?: string;
+  /** The text served at /docs/errors. */
+  errorsDocPath?: string;
+}
+
+/** Builds the Fastify app (no listen): one route per operation, all through execute(). */
+export function buildApp(options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: { level: options.logLevel ?? "info", redact: ["req.headers.authorization"] },
+    disableRequestLogging: true,
+    genReqId: () => `req_${randomUUID().replaceAll("-", "")}`,
+    // Long query strings are a client error, not a crash; Fastify's limit is on the whole URL.
+    maxParamLength: 200,
+  });
+  const metrics = new HttpMetrics();
+  const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
+
+  for (const op of options.operations) {
+    const url = op.path.replace(/\{(\w+)\}/g, ":$1");
+    app.route({
+      method: op.method,
+      url,
+      handler: async (req, reply) => {
+        const started = performance.now();
+        const outcome = await execute(options.pipeline, op, {
+          params: req.params as Record<string, string>,
+          query: req.query as Record<string, unknown>,
+          authorization: req.headers.authorization,
+          clientAddress: req.ip,
+          baseUrl: baseOf(req),
+          requestId: req.id,
+        });
+        if (outcome.error && outcome.status >= 500) req.log.error({ err: outcome.error.cause ?? outcome.error, op: op.id }, "operation failed");
+        if (outcome.denials.length > 0) req.log.debug({ op: op.id, denials: outcome.denials }, "parts withheld by source rights");
+        metrics.observe(op.id, outcome.status, outcome.charged, performance.now() - started);
+        reply.code(outcome.status).headers(outcome.headers).header("content-type", "application/json; charset=utf-8");
+        return JSON.stringify(outcome.body);
+      },
+    });
+  }
+
+  app.get("/api/v1/openapi.json", async (req) => openApiDocument(options.operations, baseOf(req)));
+  app.get("/metrics", async (_req, reply) => {
+    reply.header("content-type", metrics.contentType);
+    return metrics.render();
+  });
+  app.get("/healthz", async () => ({ ok: true }));
+  if (options.errorsDocPath) {
+    const text = readFileSync(options.errorsDocPath, "utf8");
+    app.get("/docs/errors", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(text));
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const error = new AppError("route_not_found", `No operation answers ${req.method} ${req.url.split("?")[0]}; see ${baseOf(req)}/api/v1/openapi.json.`);
+    return reply.code(404).send(errorBody(error, { baseUrl: baseOf(req), requestId: req.id }));
+  });
+  app.setErrorHandler(async (err: { statusCode?: number; message?: string }, req, reply) => {
+    // Fastify's own 4xx (malformed URL, oversized parameter) are the client's; anything else is ours.
+    const clientError = typeof err.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500;
+    const error = clientError ? new AppError("invalid_parameter", `The request is malformed: ${err.message}`, { param: "request", rule: "must be a well-formed URL" }) : new AppError("internal_error");
+    if (!clientError) req.log.error({ err }, "unhandled error");
+    return reply.code(error.status).send(errorBody(error, { baseUrl: baseOf(req), requestId: req.id }));
+  });
+  return app;
+}

@@ -1,0 +1,29 @@
+import { Counter, Histogram, Registry } from "prom-client";
+
+/** Prometheus metrics of the API: calls, credits charged and latency per operation and status. */
+export class HttpMetrics {
+  readonly #registry = new Registry();
+  readonly #calls = new Counter({ name: "mds_api_calls_total", help: "API calls by operation and status", labelNames: ["op", "status"], registers: [this.#registry] });
+  readonly #credits = new Counter({ name: "mds_api_credits_charged_total", help: "Credits charged by operation", labelNames: ["op"], registers: [this.#registry] });
+  readonly #latency = new Histogram({
+    name: "mds_api_duration_seconds",
+    help: "Time in the pipeline by operation",
+    labelNames: ["op"],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.#registry],
+  });
+
+  get contentType(): string {
+    return this.#registry.contentType;
+  }
+
+  observe(op: string, status: number, credits: number, ms: number): void {
+    this.#calls.inc({ op, status: String(status) });
+    if (credits > 0) this.#credits.inc({ op }, credits);
+    this.#latency.observe({ op }, ms / 1000);
+  }
+
+  render(): Promise<string> {
+    return this.#registry.metrics();
+  }
+}

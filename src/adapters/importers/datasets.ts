@@ -1,0 +1,127 @@
+import { join } from "node:path";
+import { SingleBar } from "cli-progress";
+import type { Service } from "../../main.ts";
+import { DATASETS_DIR } from "../../main.ts";
+import type { FlagRow, PortRow } from "../../ports/reference.ts";
+import { loadBundledFlags } from "./flags.ts";
+import { BUNDLED_PORT_FILES, loadBundledPorts, type PortRecord, parsePorts } from "./ports.ts";
+import { readSource } from "./read-source.ts";
+
+export interface ImportResult {
+  id: string;
+  rows: number;
+  origin: string;
+}
+
+interface Dataset {
+  description: string;
+  /** Parses the bundled copy, or `file` (a path or URL of the official publication), into rows and stores them all or nothing. */
+  run(service: Service, file: string | undefined, progress: Progress): Promise<{ rows: number; origin: string }>;
+}
+
+/** A bar on a terminal, nothing elsewhere. */
+interface Progress {
+  stage(name: string, total: number): void;
+  tick(n?: number): void;
+  done(): void;
+}
+
+function progressReporter(enabled: boolean, dataset: string): Progress {
+  if (!enabled) return { stage() {}, tick() {}, done() {} };
+  let bar: SingleBar | null = null;
+  return {
+    stage(name, total) {
+      bar?.stop();
+      bar = new SingleBar({ format: `${dataset} ${name} [{bar}] {value}/{total}`, stream: process.stderr, hideCursor: true });
+      bar.start(total, 0);
+    },
+    tick(n = 1) {
+      bar?.increment(n);
+    },
+    done() {
+      bar?.stop();
+      bar = null;
+    },
+  };
+}
+
+function toPortRow(p: PortRecord): PortRow {
+  return {
+    unlocode: p.unlocode,
+    country: p.country,
+    location: p.location,
+    name: p.name,
+    nameAscii: p.nameAscii,
+    subdivision: p.subdivision,
+    subdivisionName: p.subdivisionName,
+    functions: p.functions,
+    functionNames: p.functionNames,
+    status: p.status,
+    iata: p.iata,
+    changed: p.changed,
+    edition: p.edition,
+    lat: p.lat,
+    lon: p.lon,
+    coordSource: p.coordSource,
+    wpi: p.wpi as Record<string, unknown> | null,
+    details: { alternateNames: p.alternateNames, remarks: p.remarks, notes: p.notes },
+  };
+}
+
+export const DATASETS: Record<string, Dataset> = {
+  ports: {
+    description: "UN/LOCODE locations with the port function, with World Port Index coordinates and harbour facts",
+    async run(service, file, progress) {
+      progress.stage("parse", 1);
+      let records: PortRecord[];
+      if (file) {
+        // An official UNECE code list replaces the base; the bundled WPI still fills coordinates and harbour facts.
+        const [unlocode2018, wpi, subdivisions] = await Promise.all([
+          readSource(file),
+          readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.wpi)),
+          readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.subdivisions)),
+        ]);
+        records = parsePorts({ unlocode2018, wpi, subdivisions });
+      } else {
+        records = await loadBundledPorts(DATASETS_DIR);
+      }
+      progress.tick();
+      if (records.length === 0) throw new Error("ports: the input holds no port rows; nothing was changed");
+      progress.stage("store", records.length);
+      await service.services.ports.replaceAll(records.map(toPortRow), (n) => progress.tick(n));
+      progress.done();
+      return { rows: records.length, origin: file ?? "bundled UN/LOCODE 2018-1 + 2024 + WPI" };
+    },
+  },
+  flags: {
+    description: "Flag registries: ISO 3166 countries, ITU Maritime Identification Digits, ITF flags of convenience",
+    async run(service, file, progress) {
+      if (file) throw new Error("flags: import from a file is not supported; the flags dataset is built from several bundled tables");
+      progress.stage("parse", 1);
+      const records = await loadBundledFlags(DATASETS_DIR);
+      progress.tick();
+      const rows: FlagRow[] = records.map((f) => ({ iso2: f.iso2, name: f.name, record: f as unknown as Record<string, unknown> }));
+      await service.services.flags.replaceAll(rows);
+      progress.done();
+      return { rows: rows.length, origin: "bundled ISO 3166 + ITU MID + ITF FOC" };
+    },
+  },
+};
+
+export async function importDataset(service: Service, id: string, file: string | undefined, options: { progress: boolean }): Promise<ImportResult> {
+  const dataset = DATASETS[id];
+  if (!dataset) throw new Error(`unknown dataset ${id}; known: ${Object.keys(DATASETS).join(", ")}`);
+  const r = await dataset.run(service, file, progressReporter(options.progress, id));
+  await service.datasets.record(id, r.rows, r.origin, service.services.clock.now());
+  return { id, ...r };
+}
+
+/** On a first start every bundled dataset is imported, so a fresh data dir serves real data. */
+export async function importMissingDatasets(service: Service, options: { progress: boolean }): Promise<ImportResult[]> {
+  const done: ImportResult[] = [];
+  for (const id of Object.keys(DATASETS)) {
+    if (await service.datasets.get(id)) continue;
+    done.push(await importDataset(service, id, undefined, options));
+  }
+  return done;
+}

@@ -1,0 +1,36 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { migrateToLatest } from "./migrations.ts";
+import { NodeSqliteDatabase } from "./node-sqlite.ts";
+import type { Database } from "./schema.ts";
+
+export type Engine = "sqlite" | "postgres";
+
+export interface Store {
+  db: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns int8 as a string to keep precision; our int8 columns are epoch
+// milliseconds and counters, all far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export type StoreLocation = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string; poolSize?: number };
+
+/** Opens the main store and brings its schema up to date. */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  let db: Kysely<Database>;
+  if (location.engine === "sqlite") {
+    if (location.file !== ":memory:") mkdirSync(dirname(location.file), { recursive: true });
+    const sqlite = new NodeSqliteDatabase(location.file);
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else {
+    const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  await migrateToLatest(db as Kysely<unknown>, location.engine);
+  return { db, engine: location.engine, close: () => db.destroy() };
+}

@@ -1,0 +1,137 @@
+import type { Kysely, Transaction } from "kysely";
+import type { DatasetLog, FlagRow, FlagStore, PortRow, PortStore } from "../../ports/reference.ts";
+import type { Database, PortsTable } from "./schema.ts";
+
+/** Rows per INSERT: well under SQLite's bound-variable limit at 17 columns. */
+const BATCH = 400;
+
+async function insertBatched<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
+}
+
+function fromPortRow(r: PortsTable): PortRow {
+  return {
+    unlocode: r.unlocode,
+    country: r.country,
+    location: r.location,
+    name: r.name,
+    nameAscii: r.name_ascii,
+    subdivision: r.subdivision,
+    subdivisionName: r.subdivision_name,
+    functions: r.functions,
+    functionNames: JSON.parse(r.function_names) as string[],
+    status: r.status,
+    iata: r.iata,
+    changed: r.changed,
+    edition: r.edition,
+    lat: r.lat,
+    lon: r.lon,
+    coordSource: r.coord_source,
+    wpi: r.wpi ? (JSON.parse(r.wpi) as Record<string, unknown>) : null,
+    details: JSON.parse(r.details) as PortRow["details"],
+  };
+}
+
+function toPortRow(p: PortRow): PortsTable {
+  return {
+    unlocode: p.unlocode,
+    country: p.country,
+    location: p.location,
+    name: p.name,
+    name_ascii: p.nameAscii,
+    subdivision: p.subdivision,
+    subdivision_name: p.subdivisionName,
+    functions: p.functions,
+    function_names: JSON.stringify(p.functionNames),
+    status: p.status,
+    iata: p.iata,
+    changed: p.changed,
+    edition: p.edition,
+    lat: p.lat,
+    lon: p.lon,
+    coord_source: p.coordSource,
+    wpi: p.wpi ? JSON.stringify(p.wpi) : null,
+    details: JSON.stringify(p.details),
+  };
+}
+
+export class SqlPortStore implements PortStore {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async list(query: { country?: string; after?: string; limit: number }): Promise<PortRow[]> {
+    let q = this.#db.selectFrom("ports").selectAll();
+    if (query.country) q = q.where("country", "=", query.country);
+    if (query.after) q = q.where("unlocode", ">", query.after);
+    const rows = await q.orderBy("unlocode").limit(query.limit).execute();
+    return rows.map(fromPortRow);
+  }
+
+  async get(unlocode: string): Promise<PortRow | null> {
+    const r = await this.#db.selectFrom("ports").selectAll().where("unlocode", "=", unlocode).executeTakeFirst();
+    return r ? fromPortRow(r) : null;
+  }
+
+  async count(): Promise<number> {
+    const r = await this.#db.selectFrom("ports").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** All or nothing: the old rows stay if any insert fails. */
+  async replaceAll(rows: PortRow[], onBatch?: (rows: number) => void): Promise<void> {
+    await this.#db.transaction().execute(async (tx: Transaction<Database>) => {
+      await tx.deleteFrom("ports").execute();
+      await insertBatched(rows.map(toPortRow), async (batch) => {
+        await tx.insertInto("ports").values(batch).execute();
+        onBatch?.(batch.length);
+      });
+    });
+  }
+}
+
+export class SqlFlagStore implements FlagStore {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async get(iso2: string): Promise<FlagRow | null> {
+    const r = await this.#db.selectFrom("flags").selectAll().where("iso2", "=", iso2).executeTakeFirst();
+    return r ? { iso2: r.iso2, name: r.name, record: JSON.parse(r.record) as Record<string, unknown> } : null;
+  }
+
+  async replaceAll(rows: FlagRow[]): Promise<void> {
+    await this.#db.transaction().execute(async (tx) => {
+      await tx.deleteFrom("flags").execute();
+      await insertBatched(
+        rows.map((f) => ({ iso2: f.iso2, name: f.name, record: JSON.stringify(f.record) })),
+        (batch) => tx.insertInto("flags").values(batch).execute(),
+      );
+    });
+  }
+}
+
+export class SqlDatasetLog implements DatasetLog {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async get(id: string) {
+    const r = await this.#db.selectFrom("datasets").selectAll().where("id", "=", id).executeTakeFirst();
+    return r ? { rows: r.rows, origin: r.origin, importedAt: r.imported_at } : null;
+  }
+
+  async record(id: string, rows: number, origin: string, at: number): Promise<void> {
+    await this.#db
+      .insertInto("datasets")
+      .values({ id, rows, origin, imported_at: at })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ rows, origin, imported_at: at }))
+      .execute();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The one table of errors a client can see. REST maps a code to its HTTP status,
+ * MCP to a tool result with isError; docs/errors.md is kept in step by a test.
+ */
+export const ERROR_CODES = {
+  missing_api_key: { status: 401, retryable: false, message: "This operation needs an API key: send `Authorization: Bearer <API_KEY>`." },
+  invalid_api_key: { status: 401, retryable: false, message: "The API key is not valid. Check that it was copied whole." },
+  api_key_revoked: { status: 401, retryable: false, message: "The API key has been revoked. Create a new key." },
+  invalid_parameter: { status: 400, retryable: false, message: "A parameter is missing or does not follow its rule." },
+  not_found: { status: 404, retryable: false, message: "No such resource." },
+  route_not_found: { status: 404, retryable: false, message: "No operation answers at this method and path." },
+  plan_lacks_feature: { status: 403, retryable: false, message: "The plan of this key does not include this feature." },
+  credits_exhausted: { status: 402, retryable: false, message: "The account's monthly credits are used up; they reset at the start of next month (UTC)." },
+  rate_limited: { status: 429, retryable: true, message: "Too many requests for this key; wait for Retry-After seconds." },
+  archive_unavailable: { status: 503, retryable: true, message: "The position archive (older than 90 days) cannot be reached right now; retry later. Not charged." },
+  service_unavailable: { status: 503, retryable: true, message: "A backing store cannot be reached right now; retry later. Not charged." },
+  internal_error: { status: 500, retryable: true, message: "Something went wrong on our side. Not charged." },
+} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorDetails {
+  /** The parameter at fault, for invalid_parameter. */
+  param?: string;
+  /** The rule it broke, in words a client can act on. */
+  rule?: string;
+  /** Seconds to wait, for rate_limited. */
+  retryAfter?: number;
+  [key: string]: unknown;
+}
+
+/** An expected failure of an operation, carrying its code from the table. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message?: string, details: ErrorDetails = {}) {
+    super(message ?? ERROR_CODES[code].message);
+    this.name = "AppError";
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  get retryable(): boolean {
+    return ERROR_CODES[this.code].retryable;
+  }
+}
+
+export function invalidParameter(param: string, rule: string): AppError {
+  return new AppError("invalid_parameter", `Parameter \`${param}\`: ${rule}`, { param, rule });
+}

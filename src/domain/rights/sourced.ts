@@ -1,0 +1,122 @@
+import { type Decision, decide, type RightsPrincipal, type Use } from "./decide.ts";
+import type { SourceRegistry } from "./source.ts";
+
+/**
+ * A part of a response that rests on sources. Operations build their answers with these
+ * markers; the rights filter of the pipeline then keeps or withholds each one, so no
+ * operation decides rights by itself.
+ */
+const SOURCED = Symbol("sourced");
+
+export interface Sourced<T = unknown> {
+  readonly [SOURCED]: true;
+  readonly section: string;
+  readonly sources: readonly string[];
+  readonly value: T;
+  /** When withheld: `omit` drops the key (or the array element), `null` keeps the key with null. */
+  readonly whenWithheld: "omit" | "null";
+  /** Count withheld rows in the entry (track points, search hits, list rows). */
+  readonly countRows: boolean;
+}
+
+export function sourced<T>(
+  section: string,
+  sources: readonly string[],
+  value: T,
+  options: { whenWithheld?: "omit" | "null"; countRows?: boolean } = {},
+): Sourced<T> {
+  return { [SOURCED]: true, section, sources, value, whenWithheld: options.whenWithheld ?? "omit", countRows: options.countRows ?? false };
+}
+
+function isSourced(v: unknown): v is Sourced {
+  return typeof v === "object" && v !== null && (v as Record<symbol, unknown>)[SOURCED] === true;
+}
+
+export interface WithheldEntry {
+  section: string;
+  sources: string[];
+  rows?: number;
+  reason: string;
+}
+
+export interface FilterResult<T> {
+  value: T;
+  withheld: WithheldEntry[];
+  /** Sources of what was kept, in first-seen order: they fill attribution, license, sources. */
+  used: string[];
+  denials: Decision["denials"];
+}
+
+export const WITHHELD_REASON_API = "source_not_licensed_for_api";
+
+/**
+ * Walks a response tree, keeps each sourced part whose sources all permit the use, and
+ * lists the rest under `withheld`, one entry per section and set of blocking sources.
+ */
+export function filterByRights<T>(
+  tree: T,
+  registry: SourceRegistry,
+  principal: RightsPrincipal,
+  use: Use = "api",
+  reason = WITHHELD_REASON_API,
+): FilterResult<T> {
+  const used = new Set<string>();
+  const entries = new Map<string, WithheldEntry>();
+  const denials: Decision["denials"] = [];
+  const cache = new Map<string, Decision>();
+
+  const judge = (sources: readonly string[]): Decision => {
+    const key = sources.join("\u0000");
+    let d = cache.get(key);
+    if (!d) {
+      d = decide(registry, sources, principal, use);
+      cache.set(key, d);
+    }
+    return d;
+  };
+
+  const withhold = (s: Sourced, d: Decision) => {
+    const blocking = [...new Set(d.denials.map((x) => x.source))].sort();
+    const key = `${s.section}\u0000${blocking.join(",")}`;
+    let e = entries.get(key);
+    if (!e) {
+      e = { section: s.section, sources: blocking, ...(s.countRows ? { rows: 0 } : {}), reason };
+      entries.set(key, e);
+      denials.push(...d.denials);
+    }
+    if (s.countRows) e.rows = (e.rows ?? 0) + 1;
+  };
+
+  const DROP = Symbol("drop");
+  const walk = (v: unknown): unknown => {
+    if (isSourced(v)) {
+      const d = judge(v.sources);
+      if (!d.allowed) {
+        withhold(v, d);
+        return v.whenWithheld === "null" ? null : DROP;
+      }
+      for (const s of v.sources) used.add(s);
+      return walk(v.value);
+    }
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      for (const item of v) {
+        const w = walk(item);
+        if (w !== DROP) out.push(w);
+      }
+      return out;
+    }
+    if (typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
+      const out: Record<string, unknown> = {};
+      for (const [k, item] of Object.entries(v)) {
+        const w = walk(item);
+        if (w !== DROP) out[k] = w;
+      }
+      return out;
+    }
+    return v;
+  };
+
+  const value = walk(tree) as T;
+  return { value, withheld: [...entries.values()], used: [...used], denials };
+}

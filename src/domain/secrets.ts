@@ -1,0 +1,40 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Uniform base62 text: bytes >= 248 are dropped so every character is equally likely. */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+/** Ids carry a prefix naming their kind: `acc_`, `key_`. */
+export function newId(prefix: "acc" | "key"): string {
+  return `${prefix}_${randomBase62(16)}`;
+}
+
+/**
+ * API keys `mds_sk_` and station secrets `mds_st_` plus 32 base62 characters (about 190 bits).
+ * The prefix lets secret scanners and people recognise them.
+ */
+export function newSecret(prefix: "mds_sk" | "mds_st"): string {
+  return `${prefix}_${randomBase62(32)}`;
+}
+
+export const KEY_PATTERN = /^mds_sk_[0-9A-Za-z]{32}$/;
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+/** Constant-time comparison of two hex digests of equal length. */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}

@@ -1,0 +1,69 @@
+import { join, resolve } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./adapters/http/app.ts";
+import { FlexibleRateLimiter } from "./adapters/limits/rate-limiter.ts";
+import { SqlAccountStore } from "./adapters/storage/accounts-store.ts";
+import { SqlCreditLedger } from "./adapters/storage/credit-ledger.ts";
+import { openStore, type Store, type StoreLocation } from "./adapters/storage/database.ts";
+import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "./adapters/storage/reference-store.ts";
+import { SqlStationStore } from "./adapters/storage/station-store.ts";
+import type { Config } from "./config.ts";
+import { KeyAuthenticator } from "./operations/authenticate.ts";
+import type { Pipeline } from "./operations/execute.ts";
+import { OPERATIONS } from "./operations/registry.ts";
+import type { Services } from "./operations/services.ts";
+import type { DatasetLog } from "./ports/reference.ts";
+import { type Clock, systemClock } from "./ports/clock.ts";
+import { loadSources } from "./sources-file.ts";
+
+/** The project's root: bundled datasets, the default sources file and the docs live here. */
+export const PROJECT_ROOT = resolve(import.meta.dirname, "..");
+export const DATASETS_DIR = join(PROJECT_ROOT, "datasets");
+
+export interface Service {
+  config: Config;
+  store: Store;
+  services: Services;
+  pipeline: Pipeline;
+  datasets: DatasetLog;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export function storeLocation(config: Config): StoreLocation {
+  return config.databaseUrl ? { engine: "postgres", url: config.databaseUrl } : { engine: "sqlite", file: join(config.dataDir, "mds.sqlite") };
+}
+
+/** The composition root: picks adapters from the configuration and wires the ports. */
+export async function createService(config: Config, options: { clock?: Clock; rateLimitPrefix?: string } = {}): Promise<Service> {
+  const clock = options.clock ?? systemClock;
+  const sources = loadSources(config.sourcesFile);
+  const store = await openStore(storeLocation(config));
+  const accounts = new SqlAccountStore(store.db, clock);
+  const limiter = new FlexibleRateLimiter({ redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
+  const services: Services = {
+    clock,
+    sources,
+    accounts,
+    ledger: new SqlCreditLedger(store.db),
+    stations: new SqlStationStore(store.db, clock),
+    limiter,
+    ports: new SqlPortStore(store.db),
+    flags: new SqlFlagStore(store.db),
+  };
+  const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock) };
+  const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(PROJECT_ROOT, "docs/errors.md") });
+  return {
+    config,
+    store,
+    services,
+    pipeline,
+    datasets: new SqlDatasetLog(store.db),
+    app,
+    async close() {
+      await app.close();
+      await limiter.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { z } from "zod";
+import type { Entitlements } from "../domain/plans.ts";
+import type { WithheldEntry } from "../domain/rights/sourced.ts";
+import type { Services } from "./services.ts";
+
+export type Principal =
+  | { kind: "key"; keyId: string; accountId: string; entitlements: Entitlements; clientAddress: string }
+  | { kind: "anonymous"; entitlements: Entitlements; clientAddress: string };
+
+export interface OperationContext {
+  services: Services;
+  principal: Principal;
+  now: number;
+  /** Public base URL, for `api` and `page` links. */
+  baseUrl: string;
+}
+
+/** What run() returns; the pipeline filters it by rights and wraps it in the envelope. */
+export interface OperationResult {
+  /** The payload; may hold `sourced()` parts. */
+  data: unknown;
+  /** Extra top-level fields of the envelope (identifiers, `page`, `window`, ...); may hold `sourced()` parts. */
+  top?: Record<string, unknown>;
+  /** The cursor of the next page, when there is one. */
+  nextCursor?: string | null;
+  /** Entries the operation withholds by rule (not by source rights), e.g. fields never shown in hits. */
+  withheld?: WithheldEntry[];
+}
+
+export type PlanFeature = "privateFeed";
+
+export interface Operation<S extends z.ZodObject = z.ZodObject> {
+  /** `<resource>.<verb>`: also the name of the file. */
+  id: string;
+  method: "GET";
+  /** Path template under the base URL, with `{param}` placeholders. */
+  path: string;
+  /** The MCP tool generated from this operation, when it has one. */
+  tool?: string;
+  summary: string;
+  description: string;
+  auth: "key" | "optional";
+  feature?: PlanFeature;
+  /** Path and query parameters together. */
+  input: S;
+  /** The `data` (and extra top-level fields) of a successful answer, for OpenAPI and tests. */
+  output: { data: z.ZodType; top?: Record<string, z.ZodType> };
+  responseType: string;
+  apiVersion: "1" | "preview";
+  paged?: boolean;
+  /** Credits one call costs; 0 is free. */
+  cost(input: z.infer<S>): number;
+  run(ctx: OperationContext, input: z.infer<S>): Promise<OperationResult>;
+}
+
+/** Keeps the input type of each operation while the registry holds them side by side. */
+export function defineOperation<S extends z.ZodObject>(op: Operation<S>): Operation<S> {
+  return op;
+}

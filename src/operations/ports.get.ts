@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { AppError } from "../domain/errors.ts";
+import { sourced } from "../domain/rights/sourced.ts";
+import { CoordinatesSchema } from "./envelope-schemas.ts";
+import { defineOperation } from "./operation.ts";
+import { unlocodeParam } from "./params.ts";
+import { coordinatesOf } from "./ports.list.ts";
+
+export const portsGet = defineOperation({
+  id: "ports.get",
+  method: "GET",
+  path: "/api/v1/ports/{unlocode}",
+  tool: "get_port",
+  summary: "A port's page",
+  description: "The port page of one UN/LOCODE (case-insensitive): identity, functions, coordinates with their source, and World Port Index harbour facts where known.",
+  auth: "optional",
+  input: z.strictObject({ unlocode: unlocodeParam }),
+  output: {
+    top: { unlocode: z.string(), name: z.string(), country: z.string(), api: z.string(), generatedAt: z.string() },
+    data: z.object({
+      identity: z
+        .object({
+          name: z.string(),
+          nameAscii: z.string(),
+          subdivision: z.string().nullable(),
+          subdivisionName: z.string().nullable(),
+          functions: z.string(),
+          functionNames: z.array(z.string()),
+          status: z.string().nullable(),
+          iata: z.string().nullable(),
+          changed: z.string().nullable(),
+          edition: z.string(),
+        })
+        .optional(),
+      coordinates: CoordinatesSchema.nullable(),
+      harbour: z.record(z.string(), z.unknown()).nullable(),
+      flag: z.object({ iso2: z.string(), api: z.string() }),
+    }),
+  },
+  responseType: "port",
+  apiVersion: "preview",
+  cost: () => 1,
+  async run(ctx, input) {
+    const p = await ctx.services.ports.get(input.unlocode);
+    if (!p) throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode}.`);
+    return {
+      top: { unlocode: p.unlocode, name: p.name, country: p.country, api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`, generatedAt: new Date(ctx.now).toISOString() },
+      data: {
+        identity: sourced("identity", ["unlocode"], {
+          name: p.name,
+          nameAscii: p.nameAscii,
+          subdivision: p.subdivision,
+          subdivisionName: p.subdivisionName,
+          functions: p.functions,
+          functionNames: p.functionNames,
+          status: p.status,
+          iata: p.iata,
+          changed: p.changed,
+          edition: p.edition,
+        }),
+        // On a page a withheld section stays as a null key, so clients see that it exists.
+        coordinates: coordinatesOf(p, { countRows: false, whenWithheld: "null" }),
+        harbour: p.wpi ? sourced("harbour", ["wpi"], p.wpi, { whenWithheld: "null" }) : null,
+        flag: { iso2: p.country, api: `${ctx.baseUrl}/api/v1/flags/${p.country}` },
+      },
+    };
+  },
+});
+

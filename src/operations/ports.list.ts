@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { sourced } from "../domain/rights/sourced.ts";
+import type { PortRow } from "../ports/reference.ts";
+import { CoordinatesSchema } from "./envelope-schemas.ts";
+import { defineOperation } from "./operation.ts";
+import { cursorParam, decodeCursor, encodeCursor, intParam, iso2Param } from "./params.ts";
+
+export const PortListRowSchema = z.object({
+  unlocode: z.string(),
+  name: z.string(),
+  country: z.string(),
+  coordinates: CoordinatesSchema.nullable().optional(),
+  api: z.string(),
+});
+
+/** A row's coordinates carry their own source: UN/LOCODE, the World Port Index, or a geocoder. */
+export function coordinatesOf(p: PortRow, options: { countRows: boolean; whenWithheld: "omit" | "null" }) {
+  if (p.lat === null || p.lon === null || p.coordSource === null) return null;
+  return sourced("coordinates", [p.coordSource], { lat: p.lat, lon: p.lon, source: p.coordSource }, options);
+}
+
+export const portsList = defineOperation({
+  id: "ports.list",
+  method: "GET",
+  path: "/api/v1/ports",
+  summary: "List ports in UN/LOCODE order",
+  description: "Every UN/LOCODE location with the port function, in UN/LOCODE order, optionally of one country. Paged: follow `next`.",
+  auth: "key",
+  input: z.strictObject({
+    country: iso2Param.optional(),
+    limit: intParam(1, 100, 50),
+    cursor: cursorParam.optional(),
+  }),
+  output: { data: z.array(PortListRowSchema) },
+  responseType: "port_list",
+  apiVersion: "1",
+  paged: true,
+  cost: () => 1,
+  async run(ctx, input) {
+    const after = input.cursor ? decodeCursor(input.cursor, z.object({ after: z.string().regex(/^[A-Z]{2}[A-Z0-9]{3}$/) })).after : undefined;
+    // One row more than asked tells whether a next page exists without a count query.
+    const rows = await ctx.services.ports.list({ country: input.country, after, limit: input.limit + 1 });
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      data: page.map((p) =>
+        sourced("ports", ["unlocode"], {
+          unlocode: p.unlocode,
+          name: p.name,
+          country: p.country,
+          coordinates: coordinatesOf(p, { countRows: true, whenWithheld: "omit" }),
+          api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`,
+        }),
+      ),
+      nextCursor: rows.length > input.limit && last ? encodeCursor({ after: last.unlocode }) : null,
+    };
+  },
+});

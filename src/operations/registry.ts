@@ -1,0 +1,8 @@
+import { flagsGet } from "./flags.get.ts";
+import type { Operation } from "./operation.ts";
+import { portsGet } from "./ports.get.ts";
+import { portsList } from "./ports.list.ts";
+import { usageGet } from "./usage.get.ts";
+
+/** The single list of operations: REST routes, OpenAPI and MCP tools are generated from it. */
+export const OPERATIONS: readonly Operation[] = [portsList, portsGet, flagsGet, usageGet] as unknown as readonly Operation[];

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { billingPeriod, periodResetsAt } from "./billing-period.ts";
+import { defineOperation } from "./operation.ts";
+
+export const UsageSchema = z.object({
+  tier: z.string(),
+  plans: z.array(z.string()),
+  commercialUse: z.boolean(),
+  commercialScope: z.string(),
+  credits: z.object({ limit: z.number().int(), used: z.number().int(), remaining: z.number().int(), resetsAt: z.string() }),
+  rateLimitPerSecond: z.number().int(),
+  key: z.object({ id: z.string(), calls: z.number().int(), credits: z.number().int() }),
+});
+
+export const usageGet = defineOperation({
+  id: "usage.get",
+  method: "GET",
+  path: "/api/v1/usage",
+  tool: "get_usage",
+  summary: "Credits and limits of the calling key",
+  description:
+    "The plan, monthly credits (counted per account: all keys of an account share one allowance), what this key itself has used this month, and the per-second rate limit. Free.",
+  auth: "key",
+  input: z.strictObject({}),
+  output: { data: UsageSchema },
+  responseType: "usage",
+  apiVersion: "1",
+  cost: () => 0,
+  async run(ctx) {
+    const p = ctx.principal;
+    if (p.kind !== "key") throw new Error("usage.get runs only for keys");
+    const period = billingPeriod(ctx.now);
+    const u = await ctx.services.ledger.usage(p.accountId, p.keyId, period);
+    const e = p.entitlements;
+    return {
+      data: {
+        tier: e.tier,
+        plans: e.plans,
+        commercialUse: e.commercialUse,
+        commercialScope: e.commercialScope,
+        credits: { limit: e.monthlyCredits, used: u.used, remaining: Math.max(0, e.monthlyCredits - u.used), resetsAt: periodResetsAt(ctx.now) },
+        rateLimitPerSecond: e.ratePerSecond,
+        key: { id: p.keyId, calls: u.keyCalls, credits: u.keyCredits },
+      },
+    };
+  },
+});

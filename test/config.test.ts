@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import { ConfigError, parseConfig } from "../src/config.ts";
+
+it("defaults give the embedded store under ./data", () => {
+  const c = parseConfig({}, "/project");
+  assert.equal(c.port, 8080);
+  assert.equal(c.databaseUrl, undefined);
+  assert.match(c.dataDir, /data$/);
+  assert.equal(c.sourcesFile, "/project/config/sources.json");
+});
+
+it("every bad variable is named with its rule, all at once", () => {
+  try {
+    parseConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", REDIS_URL: "localhost:6379", LOG_LEVEL: "loud" }, "/project");
+    assert.fail("expected a ConfigError");
+  } catch (e) {
+    assert.ok(e instanceof ConfigError);
+    const text = e.problems.join("\n");
+    for (const name of ["PORT", "DATABASE_URL", "REDIS_URL", "LOG_LEVEL"]) assert.match(text, new RegExp(`^${name}:`, "m"));
+    assert.match(text, /DATABASE_URL: must be a URL starting with postgres:/);
+  }
+});
+
+it("empty variables count as unset; trailing slashes leave BASE_URL", () => {
+  const c = parseConfig({ DATABASE_URL: "", BASE_URL: "https://mds.example.org/" }, "/p");
+  assert.equal(c.databaseUrl, undefined);
+  assert.equal(c.baseUrl, "https://mds.example.org");
+});

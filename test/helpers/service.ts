@@ -1,0 +1,130 @@
+import { createHash, randomBytes } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { importMissingDatasets } from "../../src/adapters/importers/datasets.ts";
+import { type Config, parseConfig } from "../../src/config.ts";
+import type { PlanId } from "../../src/domain/plans.ts";
+import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../../src/main.ts";
+import type { Clock } from "../../src/ports/clock.ts";
+
+export type Engine = "sqlite" | "postgres";
+
+/** The engines a contract suite runs on: SQLite always, PostgreSQL when DATABASE_URL is set. */
+export const ENGINES: Engine[] = process.env.DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+
+/** A manual clock for tests that move time. */
+export class TestClock implements Clock {
+  t: number;
+  constructor(t = Date.parse("2026-11-20T12:00:00Z")) {
+    this.t = t;
+  }
+  now(): number {
+    return this.t;
+  }
+}
+
+function datasetsFingerprint(): string {
+  const h = createHash("sha256");
+  for (const f of ["unlocode/unece_unlocode_2018-1_raw.csv.gz", "ports/wpi_UpdatedPub150.csv.gz", "flags/iso3166_country-codes.csv"]) {
+    const p = join(DATASETS_DIR, f);
+    h.update(`${f}:${existsSync(p) ? statSync(p).size : 0}`);
+  }
+  return h.digest("hex").slice(0, 12);
+}
+
+/**
+ * SQLite template with the bundled data imported once per machine and code version; each
+ * test copies it, so a test starts from real data in milliseconds.
+ */
+async function sqliteTemplate(): Promise<string> {
+  const dir = join(tmpdir(), `mds-test-template-${datasetsFingerprint()}`);
+  const file = join(dir, "mds.sqlite");
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), "mds-template-build-"));
+  const s = await createService(config({ DATA_DIR: work }));
+  await importMissingDatasets(s, { progress: false });
+  await s.close();
+  // Rename is atomic: test files building the template at once never see half of one.
+  renameSync(join(work, "mds.sqlite"), file);
+  rmSync(work, { recursive: true, force: true });
+  return file;
+}
+
+function config(env: Record<string, string | undefined>): Config {
+  return parseConfig({ LOG_LEVEL: "silent", ...env }, PROJECT_ROOT);
+}
+
+export interface TestService {
+  service: Service;
+  clock: TestClock;
+  /** A key on a fresh account of the plan. */
+  key(plan: PlanId, accountName?: string): Promise<{ key: string; keyId: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+const pgDatabases: string[] = [];
+
+/** A fresh PostgreSQL database for one suite, dropped at close. */
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = process.env.DATABASE_URL!;
+  const name = `mds_test_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  pgDatabases.push(name);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string> } = {}): Promise<TestService> {
+  const engine = options.engine ?? "sqlite";
+  const clock = new TestClock();
+  const dataDir = mkdtempSync(join(tmpdir(), "mds-test-"));
+  let drop: (() => Promise<void>) | null = null;
+  const env: Record<string, string | undefined> = { DATA_DIR: dataDir, ...options.env };
+  if (engine === "postgres") {
+    const db = await freshPostgres();
+    env.DATABASE_URL = db.url;
+    drop = db.drop;
+  } else {
+    env.DATABASE_URL = undefined;
+    if (options.withData !== false) copyFileSync(await sqliteTemplate(), join(dataDir, "mds.sqlite"));
+  }
+  // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
+  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}` });
+  if (engine === "postgres" && options.withData !== false) await importMissingDatasets(service, { progress: false });
+  return {
+    service,
+    clock,
+    async key(plan, accountName = `${plan} account`) {
+      const kind = plan === "developer" || plan === "growth" || plan === "scale" ? "api" : "web";
+      const a = await service.services.accounts.createAccount({ name: accountName, webPlan: kind === "web" ? plan : null, apiPlan: kind === "api" ? plan : null });
+      const k = await service.services.accounts.createKey(a.id);
+      return { key: k.key, keyId: k.id, accountId: a.id };
+    },
+    async close() {
+      await service.close();
+      if (drop) await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET through the real HTTP stack in-process. */
+export async function get(t: TestService, url: string, key?: string) {
+  const res = await t.service.app.inject({ method: "GET", url, headers: key ? { authorization: `Bearer ${key}` } : {} });
+  return { status: res.statusCode, headers: res.headers, body: res.json() as Record<string, any> };
+}
