@@ -1,0 +1,188 @@
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { parseImo } from "../../domain/identifiers.ts";
+import { readSource, utf8 } from "./read-source.ts";
+
+/**
+ * US DOT Maritime Administration (MARAD) "United States-Flag Privately-Owned Merchant
+ * Fleet" list (oceangoing, 1,000 GT and over). US Government work, public domain;
+ * see datasets/vessels/PROVENANCE.md.
+ */
+
+const DATASET = "MARAD US-flag fleet CSV";
+
+const COLUMNS = {
+  imo: "IMO NUMBER",
+  name: "Vessel Name",
+  shipType: "Ship Type",
+  grossTons: "Gross Tons",
+  deadweightTons: "Deadweight Tons",
+  yearBuilt: "Year of Build",
+  operator: "Operator",
+  msp: "MSP",
+  visa: "VISA",
+  vta: "VTA",
+  jonesActEligible: "Jones Act Eligible",
+  militarilyUseful: "Militarily Useful",
+} as const;
+
+export type FleetRecord = {
+  imo: number;
+  name: string;
+  /** As published: Tanker, Containership, Dry Bulk, Ro-Ro, Vehicles Carrier, General Cargo. */
+  shipType: string | null;
+  grossTons: number | null;
+  deadweightTons: number | null;
+  yearBuilt: number | null;
+  /** Operating company's name as published, e.g. "Matson Navigation Co Inc". */
+  operator: string | null;
+  /** Enrolled in the Maritime Security Program. */
+  msp: boolean;
+  /** Enrolled in the Voluntary Intermodal Sealift Agreement. */
+  visa: boolean;
+  /** Enrolled in the Voluntary Tanker Agreement. */
+  vta: boolean;
+  /** Qualifies for US domestic (coastwise) trade under the Jones Act. */
+  jonesActEligible: boolean;
+  /** MARAD's assessment that the ship is militarily useful. */
+  militarilyUseful: boolean;
+};
+
+export type FleetParseResult = {
+  records: FleetRecord[];
+  /** Rows left out, by reason. */
+  rejected: Record<string, number>;
+  rowsRead: number;
+};
+
+type FlagField = "msp" | "visa" | "vta" | "jonesActEligible" | "militarilyUseful";
+const FLAG_FIELDS: FlagField[] = ["msp", "visa", "vta", "jonesActEligible", "militarilyUseful"];
+
+function fail(problem: string): never {
+  throw new Error(`${DATASET}: ${problem}`);
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+/** "110,693" or "30415" → number; blank → null; anything else → undefined. */
+function tons(value: string): number | null | undefined {
+  if (value === "") return null;
+  if (!/^\d{1,3}(,\d{3})+$|^\d+$/.test(value)) return undefined;
+  return Number(value.replace(/,/g, ""));
+}
+
+function flag(value: string): boolean | undefined {
+  const v = value.toUpperCase();
+  if (v === "Y" || v === "YES") return true;
+  if (v === "N" || v === "NO") return false;
+  return undefined;
+}
+
+/**
+ * Parses the MARAD fleet CSV (with or without a BOM). Rows whose IMO number fails the
+ * check digit, whose programme flags are not Y/N, or whose tonnage or build year is
+ * not a number are left out and counted in `rejected`; an IMO listed twice keeps its
+ * first row and counts the others as `duplicate_imo`.
+ */
+export function parseMaradFleet(bytes: Buffer): FleetParseResult {
+  if (!bytes || bytes.length === 0) fail("input is empty");
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) fail("input is still gzip-compressed (read it with readSource())");
+  const content = utf8(bytes);
+  const firstLine = content.split("\n", 1)[0]!.replace(/\r$/, "");
+  if (firstLine.includes("\u0000") || firstLine.includes("\uFFFD")) {
+    fail("input is not UTF-8 CSV text (binary bytes in the header line)");
+  }
+  let header: string[] = [];
+  try {
+    header = ((parse(firstLine) as string[][])[0] ?? []).map((h) => h.trim().toLowerCase());
+  } catch (err) {
+    fail(`unreadable header line: ${(err as Error).message}`);
+  }
+  // MARAD's own capitalisation varies between editions ("IMO NUMBER"), so names match case-insensitively.
+  const missing = Object.values(COLUMNS).filter((c) => !header.includes(c.toLowerCase()));
+  if (missing.length > 0) {
+    const got = header.slice(0, 12).map((h) => JSON.stringify(h.slice(0, 40)));
+    fail(`unexpected header, missing column(s) ${missing.join(", ")}; got ${got.join(", ")}`);
+  }
+  let rows: string[][] = [];
+  try {
+    rows = parse(content, { skip_empty_lines: true }) as string[][];
+  } catch (err) {
+    fail(`malformed CSV: ${(err as Error).message}`);
+  }
+  rows.shift();
+  if (rows.length === 0) fail("no data rows after the header");
+
+  const index = Object.fromEntries(
+    Object.entries(COLUMNS).map(([field, column]) => [field, header.indexOf(column.toLowerCase())]),
+  ) as Record<keyof typeof COLUMNS, number>;
+  const rejected: Record<string, number> = {};
+  const seen = new Set<number>();
+  const records: FleetRecord[] = [];
+
+  for (const row of rows) {
+    const field = (name: keyof typeof COLUMNS): string => (row[index[name]] ?? "").trim().replace(/\s+/g, " ");
+    const rawImo = field("imo");
+    if (rawImo === "") {
+      bump(rejected, "imo_missing");
+      continue;
+    }
+    const imo = parseImo(rawImo);
+    if (imo === null) {
+      bump(rejected, /^(IMO\s*)?\d{7}$/i.test(rawImo) ? "imo_check_digit" : "imo_malformed");
+      continue;
+    }
+    const name = field("name");
+    if (name === "") {
+      bump(rejected, "name_missing");
+      continue;
+    }
+    const grossTons = tons(field("grossTons"));
+    const deadweightTons = tons(field("deadweightTons"));
+    if (grossTons === undefined || deadweightTons === undefined) {
+      bump(rejected, "tonnage_not_a_number");
+      continue;
+    }
+    const yearRaw = field("yearBuilt");
+    if (yearRaw !== "" && !/^(18|19|20)\d\d$/.test(yearRaw)) {
+      bump(rejected, "year_built_invalid");
+      continue;
+    }
+    const flags = {} as Record<FlagField, boolean>;
+    let flagsOk = true;
+    for (const f of FLAG_FIELDS) {
+      const v = flag(field(f));
+      if (v === undefined) flagsOk = false;
+      else flags[f] = v;
+    }
+    if (!flagsOk) {
+      bump(rejected, "flag_not_y_or_n");
+      continue;
+    }
+    if (seen.has(imo)) {
+      bump(rejected, "duplicate_imo");
+      continue;
+    }
+    seen.add(imo);
+    records.push({
+      imo,
+      name,
+      shipType: field("shipType") || null,
+      grossTons,
+      deadweightTons,
+      yearBuilt: yearRaw === "" ? null : Number(yearRaw),
+      operator: field("operator") || null,
+      ...flags,
+    });
+  }
+  return { records, rejected, rowsRead: rows.length };
+}
+
+export const BUNDLED_MARAD_FLEET_FILE = join("vessels", "marad_us_flag_fleet_2023-04-10.csv");
+
+/** Reads and parses the MARAD file bundled under `<datasetsDir>/vessels/`. */
+export async function loadBundledMaradFleet(datasetsDir: string): Promise<FleetParseResult> {
+  return parseMaradFleet(await readSource(join(datasetsDir, BUNDLED_MARAD_FLEET_FILE)));
+}

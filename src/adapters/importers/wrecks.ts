@@ -1,0 +1,251 @@
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { readSource, utf8 } from "./read-source.ts";
+
+/**
+ * NOAA AWOIS wrecks (Automated Wreck and Obstruction Information System), US waters.
+ * US Government work, public domain; see datasets/wrecks/PROVENANCE.md.
+ */
+
+const DATASET = "NOAA AWOIS wrecks CSV";
+
+const REQUIRED_COLUMNS = [
+  "RECRD",
+  "VESSLTERMS",
+  "FEATURE_TYPE",
+  "LATDEC",
+  "LONDEC",
+  "GP_QUALITY",
+  "WATER_DEPTH",
+  "SOUNDING_TYPE",
+  "YEARSUNK",
+  "HISTORY",
+] as const;
+
+export type PositionQuality = "high" | "medium" | "low" | "poor";
+
+export type DepthUnit = "feet" | "metres" | "fathoms";
+
+export type WreckDepth = {
+  /** As published in WATER_DEPTH: below chart datum; negative when the wreck dries (stands above it). */
+  value: number;
+  /** From SOUNDING_TYPE; null when the row gives a depth but no unit. */
+  unit: DepthUnit | null;
+  /**
+   * True for "Wire-drag clearance, feet": a wire drag passed over the wreck at this
+   * depth, so the wreck's least depth is at least this much, not a sounding on it.
+   */
+  wireDragClearance: boolean;
+};
+
+export type WreckRecord = {
+  /** AWOIS record number (RECRD): stable across editions. */
+  id: number;
+  /** Lowercase ASCII name plus id, e.g. "algeria-14296"; "wreck-14620" when unnamed. */
+  slug: string;
+  /** VESSLTERMS, or null when it is only a placeholder such as UNKNOWN or WRECK. */
+  name: string | null;
+  /** As published, e.g. "Wreck - Visible", "Not Charted"; null when blank. */
+  featureType: string | null;
+  lat: number;
+  lon: number;
+  positionQuality: PositionQuality | null;
+  depth: WreckDepth | null;
+  /** Depth in metres, rounded to centimetres; null when there is no depth or no unit. */
+  depthM: number | null;
+  yearSunk: number | null;
+  history: string | null;
+};
+
+/**
+ * VESSLTERMS values that name no vessel: the placeholders (with the misspellings
+ * found in the data) and generic terms for the kind of object.
+ */
+const PLACEHOLDER_NAMES = new Set([
+  "UNKNOWN",
+  "UNKNNOWN",
+  "UNKNWON",
+  "UNKOWN",
+  "UNK",
+  "WRECK",
+  "WRECKS",
+  "WRECKAGE",
+  "OBSTRUCTION",
+  "OBSTRUCTIONS",
+  "BARGE",
+  "DERELICT",
+  "FISH HAVEN",
+  "NONE",
+  "N/A",
+]);
+
+const POSITION_QUALITY: Record<string, PositionQuality> = {
+  high: "high",
+  med: "medium",
+  medium: "medium",
+  low: "low",
+  poor: "poor",
+};
+
+const SOUNDING_TYPES: Record<string, { unit: DepthUnit; wireDragClearance: boolean }> = {
+  "feet and tenths": { unit: "feet", wireDragClearance: false },
+  "meters and tenths": { unit: "metres", wireDragClearance: false },
+  "fathoms and tenths": { unit: "fathoms", wireDragClearance: false },
+  "wire-drag clearance, feet": { unit: "feet", wireDragClearance: true },
+};
+
+const METRES_PER: Record<DepthUnit, number> = { feet: 0.3048, metres: 1, fathoms: 1.8288 };
+
+/** Lowercase ASCII words joined by hyphens: "B.F. MACOMBER" → "b-f-macomber". */
+export function slugify(value: string): string {
+  return value
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/**
+ * HISTORY is free text from several decades of AWOIS. Older entries end wrapped lines
+ * with "ì" (a mis-decoded soft line-break byte) before the newline, and pad with spaces
+ * to fixed widths. Both are layout, not content: a marked wrap joins the two lines with
+ * a space, padding collapses to one space, and the remaining line breaks are kept.
+ */
+function cleanHistory(value: string | undefined): string | null {
+  if (!value) return null;
+  const lines = value
+    .replace(/[ \t]*ì[ \t]*(?:\r?\n[ \t]*)?/g, " ")
+    .split(/\r?\n/)
+    .map((line) => line.replace(/[ \t]+/g, " ").trim());
+  const s = lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return s === "" ? null : s;
+}
+
+function fail(problem: string): never {
+  throw new Error(`${DATASET}: ${problem}`);
+}
+
+function readTable(bytes: Buffer): { col: Record<(typeof REQUIRED_COLUMNS)[number], number>; rows: string[][] } {
+  if (!bytes || bytes.length === 0) fail("input is empty");
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) fail("input is still gzip-compressed (read it with readSource())");
+  const newline = bytes.indexOf(0x0a);
+  const firstLine = utf8(newline === -1 ? bytes : bytes.subarray(0, newline)).replace(/\r$/, "");
+  if (firstLine.includes("\u0000") || firstLine.includes("\uFFFD")) {
+    fail("input is not UTF-8 CSV text (binary bytes in the header line)");
+  }
+  let header: string[] = [];
+  try {
+    header = ((parse(firstLine) as string[][])[0] ?? []).map((h) => h.trim());
+  } catch (err) {
+    fail(`unreadable header line: ${(err as Error).message}`);
+  }
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length > 0) {
+    const got = header.slice(0, 10).map((h) => JSON.stringify(h.slice(0, 40)));
+    fail(`unexpected header, missing column(s) ${missing.join(", ")}; got ${got.join(", ")}`);
+  }
+  let rows: string[][] = [];
+  try {
+    rows = parse(bytes, { bom: true, skip_empty_lines: true }) as string[][];
+  } catch (err) {
+    fail(`malformed CSV: ${(err as Error).message}`);
+  }
+  rows.shift();
+  if (rows.length === 0) fail("no data rows after the header");
+  const col = Object.fromEntries(REQUIRED_COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<
+    (typeof REQUIRED_COLUMNS)[number],
+    number
+  >;
+  return { col, rows };
+}
+
+/**
+ * Parses the AWOIS wrecks CSV. Identity and position are required: a row without a
+ * numeric RECRD, with a repeated RECRD, or without a valid position throws, naming the
+ * row, as does an unknown GP_QUALITY or SOUNDING_TYPE (the unit cannot be guessed).
+ *
+ * WATER_DEPTH "0" is AWOIS's "no depth recorded" (3,375 rows, nearly all without a unit,
+ * and the few with a unit have histories giving real depths), so 0 becomes null.
+ */
+export function parseWrecks(bytes: Buffer): WreckRecord[] {
+  const { col, rows } = readTable(bytes);
+  const seen = new Set<number>();
+  const records: WreckRecord[] = [];
+
+  rows.forEach((row, i) => {
+    const field = (name: (typeof REQUIRED_COLUMNS)[number]): string => (row[col[name]] ?? "").trim();
+    const where = `data row ${i + 1} (RECRD ${JSON.stringify(field("RECRD"))})`;
+
+    const idRaw = field("RECRD");
+    if (!/^\d+$/.test(idRaw)) fail(`${where}: RECRD is not a record number`);
+    const id = Number(idRaw);
+    if (seen.has(id)) fail(`${where}: RECRD ${id} occurs twice`);
+    seen.add(id);
+
+    const lat = Number(field("LATDEC"));
+    const lon = Number(field("LONDEC"));
+    if (field("LATDEC") === "" || field("LONDEC") === "" || !(Math.abs(lat) <= 90) || !(Math.abs(lon) <= 180)) {
+      fail(`${where}: no valid position (LATDEC ${field("LATDEC")}, LONDEC ${field("LONDEC")})`);
+    }
+
+    const terms = field("VESSLTERMS").replace(/\s+/g, " ");
+    const name = terms === "" || PLACEHOLDER_NAMES.has(terms.toUpperCase()) ? null : terms;
+    const nameSlug = name === null ? "" : slugify(name).slice(0, 60).replace(/-+$/, "");
+
+    const qualityRaw = field("GP_QUALITY");
+    let positionQuality: PositionQuality | null = null;
+    if (qualityRaw !== "") {
+      const q = POSITION_QUALITY[qualityRaw.toLowerCase()];
+      if (!q) fail(`${where}: unknown GP_QUALITY ${JSON.stringify(qualityRaw)}`);
+      positionQuality = q;
+    }
+
+    const soundingRaw = field("SOUNDING_TYPE");
+    const sounding = soundingRaw === "" ? null : SOUNDING_TYPES[soundingRaw.toLowerCase()];
+    if (sounding === undefined) fail(`${where}: unknown SOUNDING_TYPE ${JSON.stringify(soundingRaw)}`);
+    const depthRaw = field("WATER_DEPTH");
+    let depth: WreckDepth | null = null;
+    if (depthRaw !== "") {
+      const value = Number(depthRaw);
+      if (!Number.isFinite(value)) fail(`${where}: WATER_DEPTH ${JSON.stringify(depthRaw)} is not a number`);
+      if (value !== 0) {
+        depth = { value, unit: sounding?.unit ?? null, wireDragClearance: sounding?.wireDragClearance ?? false };
+      }
+    }
+    const depthM = depth?.unit ? Math.round(depth.value * METRES_PER[depth.unit] * 100) / 100 : null;
+
+    const yearRaw = field("YEARSUNK");
+    let yearSunk: number | null = null;
+    if (yearRaw !== "") {
+      if (!/^\d{4}$/.test(yearRaw)) fail(`${where}: YEARSUNK ${JSON.stringify(yearRaw)} is not a year`);
+      yearSunk = Number(yearRaw);
+    }
+
+    records.push({
+      id,
+      slug: `${nameSlug || "wreck"}-${id}`,
+      name,
+      featureType: field("FEATURE_TYPE") || null,
+      lat,
+      lon,
+      positionQuality,
+      depth,
+      depthM,
+      yearSunk,
+      history: cleanHistory(row[col.HISTORY]),
+    });
+  });
+  return records;
+}
+
+export const BUNDLED_WRECKS_FILE = join("wrecks", "noaa_awois_wrecks.csv.gz");
+
+/** Reads and parses the AWOIS file bundled under `<datasetsDir>/wrecks/`. */
+export async function loadBundledWrecks(datasetsDir: string): Promise<WreckRecord[]> {
+  return parseWrecks(await readSource(join(datasetsDir, BUNDLED_WRECKS_FILE)));
+}
