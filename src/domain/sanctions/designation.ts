@@ -1,0 +1,280 @@
+/**
+ * One vessel designation on one official sanctions list, normalised across the
+ * five lists we ingest. Only ships are modelled: persons, companies and the
+ * IMO-like numbers companies carry never become designations.
+ */
+import { isValidImo, parseMmsi } from "../identifiers.ts";
+import { flagToIso2 } from "./flags.ts";
+
+export const SANCTIONS_LISTS = ["ofac", "uk", "eu", "canada", "new-zealand"] as const;
+export type SanctionsListKey = (typeof SANCTIONS_LISTS)[number];
+
+export const SANCTIONS_LIST_NAMES: Record<SanctionsListKey, string> = {
+  ofac: "OFAC Specially Designated Nationals and Blocked Persons List (SDN)",
+  uk: "UK Sanctions List (FCDO)",
+  eu: "EU restrictive measures (Council Regulations 833/2014 Annex XLII, 2017/1509 vessel annexes, consolidated financial sanctions list)",
+  canada: "Consolidated Canadian Autonomous Sanctions List (SEMA/JVCFOA)",
+  "new-zealand": "New Zealand Russia Sanctions Register (MFAT), Ships",
+};
+
+export function isSanctionsListKey(value: string): value is SanctionsListKey {
+  return (SANCTIONS_LISTS as readonly string[]).includes(value);
+}
+
+/** An identifier the list publishes that is neither a valid IMO nor an MMSI (UN reference, registry number...). */
+export type ExternalId = { type: string; value: string };
+
+export type Designation = {
+  list: SanctionsListKey;
+  listName: string;
+  /** Programmes/regimes joined for display; null when the publication gives none. */
+  program: string | null;
+  /** Programme tags or regime names as published, one per entry (OFAC tags, UK regime...). */
+  programs: string[];
+  /** The list's own record id, stable across versions of the list; the key of diffs. */
+  recordId: string;
+  /** Name as published (for some lists the name at designation time). */
+  name: string;
+  /** Other current names (a.k.a.). */
+  aliases: string[];
+  /** Former names (f.k.a., "formerly", "ex"). */
+  formerNames: string[];
+  /** Checksum-valid IMO numbers. A ship can carry several (UK, EU name reuse). */
+  imos: number[];
+  /**
+   * Values published as the ship's IMO that fail the check digit or are not 7 digits,
+   * kept verbatim: the list is the authority, so they may only ever be matched exactly.
+   */
+  invalidImos: string[];
+  mmsis: number[];
+  callSign: string | null;
+  /** Current flag as published. */
+  flag: string | null;
+  /** ISO 3166-1 alpha-2 of the flag when the published text names a known country. */
+  flagIso2: string | null;
+  formerFlags: string[];
+  vesselType: string | null;
+  /** Tonnage as published in the list's tonnage field (OFAC "Tonnage", UK "Tonnage of ship"). */
+  tonnage: number | null;
+  /** Gross registered tonnage where published separately (OFAC "GRT"). */
+  grossTonnage: number | null;
+  yearBuilt: number | null;
+  /** Current owners, operators or controlling parties (OFAC "Linked To", UK owner/operator). */
+  owners: string[];
+  previousOwners: string[];
+  /** Measures imposed (UK "Sanctions Imposed", EU measure, NZ ban flags). */
+  measures: string[];
+  /** Grounds or statement of reasons. */
+  reason: string | null;
+  /** Other published information that does not fit a field above. */
+  remarks: string | null;
+  externalIds: ExternalId[];
+  /** Date of designation/listing (ISO yyyy-mm-dd), or null when the publication has none (OFAC CSV). */
+  listedAt: string | null;
+  /** Which field of the publication listedAt came from; lists disagree on what "listed" means. */
+  listedAtField: string | null;
+  /** The list's own "last updated" date for the record, where given. */
+  updatedAt: string | null;
+  /** "deleted" only for lists that keep de-listed records in the file (New Zealand). */
+  status: "active" | "deleted";
+  deletedAt: string | null;
+  deletionReason: string | null;
+  /** Link to the record, or to the publication when the list has no per-record page. */
+  sourceUrl: string;
+};
+
+/** A parse failure of an official publication, naming the list and what was wrong. */
+export class SanctionsParseError extends Error {
+  readonly list: SanctionsListKey;
+
+  constructor(list: SanctionsListKey, message: string, options?: { cause?: unknown }) {
+    super(`${list} sanctions list: ${message}`, options);
+    this.name = "SanctionsParseError";
+    this.list = list;
+  }
+}
+
+export type DesignationInput = Partial<Omit<Designation, "list" | "listName" | "recordId" | "name" | "sourceUrl">> & {
+  list: SanctionsListKey;
+  recordId: string;
+  name: string;
+  sourceUrl: string;
+  /** Raw values published as IMO numbers; split into imos/invalidImos. */
+  imoValues?: readonly string[];
+  /** Raw values published as MMSIs; values that are not 9 digits are dropped. */
+  mmsiValues?: readonly string[];
+};
+
+/**
+ * Builds a designation with every field present, trimmed and de-duplicated, so
+ * two parses of equal content compare equal field by field in diffs.
+ */
+export function makeDesignation(input: DesignationInput): Designation {
+  const { imoValues, mmsiValues, ...fields } = input;
+  const imos = new Set<number>(fields.imos ?? []);
+  const invalidImos = new Set<string>(fields.invalidImos ?? []);
+  for (const raw of imoValues ?? []) {
+    const parsed = splitImoValue(raw);
+    for (const imo of parsed.imos) imos.add(imo);
+    for (const bad of parsed.invalid) invalidImos.add(bad);
+  }
+  const mmsis = new Set<number>(fields.mmsis ?? []);
+  for (const raw of mmsiValues ?? []) {
+    const mmsi = parseMmsi(raw.replace(/\s+/g, ""));
+    if (mmsi !== null) mmsis.add(mmsi);
+  }
+  const name = clean(fields.name) ?? "";
+  const programs = uniqueStrings(fields.programs ?? []);
+  const flag = clean(fields.flag);
+  const aliases = uniqueStrings(fields.aliases ?? []).filter((a) => a.toLowerCase() !== name.toLowerCase());
+  const formerNames = uniqueStrings(fields.formerNames ?? []).filter((a) => a.toLowerCase() !== name.toLowerCase());
+  return {
+    list: fields.list,
+    listName: SANCTIONS_LIST_NAMES[fields.list],
+    program: fields.program !== undefined ? clean(fields.program) : programs.length > 0 ? programs.join("; ") : null,
+    programs,
+    recordId: fields.recordId.trim(),
+    name,
+    aliases,
+    formerNames,
+    imos: [...imos],
+    invalidImos: [...invalidImos],
+    mmsis: [...mmsis],
+    callSign: clean(fields.callSign),
+    flag,
+    flagIso2: fields.flagIso2 ?? flagToIso2(flag),
+    formerFlags: uniqueStrings(fields.formerFlags ?? []),
+    vesselType: clean(fields.vesselType),
+    tonnage: fields.tonnage ?? null,
+    grossTonnage: fields.grossTonnage ?? null,
+    yearBuilt: fields.yearBuilt ?? null,
+    owners: uniqueStrings(fields.owners ?? []),
+    previousOwners: uniqueStrings(fields.previousOwners ?? []),
+    measures: uniqueStrings(fields.measures ?? []),
+    reason: clean(fields.reason),
+    remarks: clean(fields.remarks),
+    externalIds: uniqueExternalIds(fields.externalIds ?? []),
+    listedAt: fields.listedAt ?? null,
+    listedAtField: fields.listedAt ? (fields.listedAtField ?? null) : null,
+    updatedAt: fields.updatedAt ?? null,
+    status: fields.status ?? "active",
+    deletedAt: fields.deletedAt ?? null,
+    deletionReason: clean(fields.deletionReason),
+    sourceUrl: fields.sourceUrl,
+  };
+}
+
+/**
+ * Splits one published "IMO" value into valid IMO numbers and rejected raw tokens.
+ * Accepts "IMO 9187629", "IMO9562233", "9562233", "IMO  8730455 (Russia)" and
+ * several numbers in one cell.
+ */
+export function splitImoValue(raw: string): { imos: number[]; invalid: string[] } {
+  const imos: number[] = [];
+  const invalid: string[] = [];
+  const text = raw.replace(/\u00a0/g, " ").trim();
+  if (text === "") return { imos, invalid };
+  // Text without any digit ("Does not exist" in the EU DPRK annex, Persian names in
+  // Canada's IMO element) says there is no number; it is not an invalid IMO.
+  const runs = text.match(/\d+/g) ?? [];
+  for (const run of runs) {
+    if (run.length === 7 && isValidImo(run)) imos.push(Number(run));
+    else invalid.push(run);
+  }
+  return { imos, invalid };
+}
+
+/** Trims, folds inner whitespace and NBSP, and maps empty strings to null. */
+export function clean(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const s = String(value).replace(/[\u00a0\s]+/g, " ").trim();
+  return s === "" ? null : s;
+}
+
+export function uniqueStrings(values: readonly (string | null | undefined)[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const v of values) {
+    const s = clean(v);
+    if (s === null) continue;
+    const key = s.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(s);
+  }
+  return out;
+}
+
+function uniqueExternalIds(ids: readonly ExternalId[]): ExternalId[] {
+  const seen = new Set<string>();
+  const out: ExternalId[] = [];
+  for (const id of ids) {
+    const value = clean(id.value);
+    const type = clean(id.type);
+    if (value === null || type === null) continue;
+    const key = `${type}\u0000${value}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ type, value });
+  }
+  return out;
+}
+
+/** Parses a tonnage as published ("99,144", "7078", "7,078 GT"); null when there is no number. */
+export function parseTonnage(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number") return Number.isFinite(value) && value > 0 ? value : null;
+  const m = /\d[\d,.\s]*/.exec(value);
+  if (!m) return null;
+  const digits = m[0].replace(/[,\s]/g, "").replace(/\.(?=\d{3}\b)/g, "");
+  const n = Number(digits);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/** A plausible build year (OFAC "Vessel Year of Build 1999", Canada "1980" or an ISO date). */
+export function parseYear(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const m = /\b(1[89]\d\d|20\d\d)\b/.exec(String(value));
+  return m ? Number(m[1]) : null;
+}
+
+/** A valid calendar date as ISO yyyy-mm-dd, or null. */
+export function isoDate(year: number, month: number, day: number): string | null {
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return null;
+  if (year < 1900 || year > 2999 || month < 1 || month > 12 || day < 1) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1) return null;
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/**
+ * Day-first dates as the UK (03/10/2017) and the EU (25.6.2024) write them, and
+ * ISO dates (Canada). Ambiguity is resolved day-first because none of these lists
+ * writes month-first.
+ */
+export function parseDayFirstDate(value: string | null | undefined): string | null {
+  const s = clean(value);
+  if (s === null) return null;
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/.exec(s);
+  if (m) return isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(s);
+  if (m) return isoDate(Number(m[3]), Number(m[2]), Number(m[1]));
+  m = /^(\d{1,2})[\s-]([A-Za-z]{3,9})[\s-](\d{4})$/.exec(s);
+  if (m) {
+    const month = MONTHS.indexOf(m[2]!.slice(0, 3).toLowerCase()) + 1;
+    return month > 0 ? isoDate(Number(m[3]), month, Number(m[1])) : null;
+  }
+  return null;
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/**
+ * An Excel serial day number (1900 date system) as an ISO date. Serial 60 is
+ * Excel's fictitious 29 Feb 1900, which is why the epoch is 1899-12-30.
+ */
+export function excelSerialToIsoDate(serial: number): string | null {
+  if (!Number.isFinite(serial) || serial < 61 || serial > 2958465) return null;
+  const ms = Date.UTC(1899, 11, 30) + Math.floor(serial) * 86_400_000;
+  return new Date(ms).toISOString().slice(0, 10);
+}
