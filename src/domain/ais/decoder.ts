@@ -1,0 +1,443 @@
+// Stream decoder: NMEA 0183 framing (IEC 61162-1), NMEA 4.0 tag blocks, multi-part
+// reassembly and statistics. Pure: time only enters through `receivedAt`.
+
+import { type DecodeOutcome, decodeUnpacked } from "./decode.ts";
+import type { DecodedAisMessage } from "./messages.ts";
+import {
+  AIS_REASONS,
+  type AisReason,
+  R_BAD_CHECKSUM,
+  R_BAD_FIELD_COUNT,
+  R_BAD_FILL,
+  R_BAD_HEADER_FIELD,
+  R_BAD_PAYLOAD_CHAR,
+  R_BAD_TAG_BLOCK,
+  R_BAD_TAG_BLOCK_CHECKSUM,
+  R_EMPTY_LINE,
+  R_EMPTY_PAYLOAD,
+  R_FRAGMENT_DUPLICATE,
+  R_FRAGMENT_MISSING,
+  R_FRAGMENT_OUT_OF_ORDER,
+  R_LINE_TOO_LONG,
+  R_NO_CHECKSUM,
+  R_NO_SENTENCE,
+  R_NOT_AIS,
+  R_PENDING_OVERFLOW,
+} from "./reasons.ts";
+import { isArmored, unpackArmored } from "./sixbit.ts";
+
+export interface AisDecoderOptions {
+  /**
+   * How long an incomplete multi-part message waits for its next fragment, in the
+   * units of `receivedAt` (milliseconds). Default 10000. Fragments of one message are
+   * sent in consecutive slots, so a few seconds is generous.
+   */
+  fragmentTimeoutMs?: number;
+  /** Upper bound on incomplete messages held at once (oldest dropped first). Default 10000. */
+  maxPending?: number;
+}
+
+export interface FeedContext {
+  /** Identity of the feed/station the line came from; part of the reassembly key. */
+  source: string;
+  /** Reception time, epoch milliseconds; drives the fragment timeout and is the default `time`. */
+  receivedAt: number;
+}
+
+export interface AisDecoderStats {
+  /** Lines given to feed(). */
+  lines: number;
+  /** Messages returned. */
+  messages: number;
+  /** Fragments accepted and buffered (feed() returned null without an error). */
+  fragments: number;
+  /** Lines rejected; each adds 1 to exactly one line reason. lines = messages + fragments + rejected. */
+  rejected: number;
+  /** Incomplete messages currently held. */
+  pending: number;
+  /** Count of every reason seen: line reasons and event reasons (see reasons.ts). */
+  reasons: Record<AisReason, number>;
+  /** Messages returned, by message type (keys "0".."63", only types seen). */
+  byType: Record<string, number>;
+}
+
+export interface AisDecoder {
+  /** Decode one line. Returns a message when the line completes one, else null. Never throws. */
+  feed(line: string, ctx: FeedContext): DecodedAisMessage | null;
+  /** Drop incomplete messages older than the timeout at `now`; returns how many were dropped. */
+  expire(now: number): number;
+  stats(): AisDecoderStats;
+}
+
+/** Longest '!'..'*' span accepted; real VDM sentences are at most 82 characters (some feeds send ~100). */
+const MAX_SENTENCE = 512;
+
+interface Pending {
+  /** Fragment count announced by the sentences. */
+  total: number;
+  /** Number of the next expected fragment. */
+  next: number;
+  /** Concatenated payload so far. */
+  payload: string;
+  /** Payload of fragment 1 (to tell a duplicate from a new message). */
+  first: string;
+  /** receivedAt of fragment 1 (timeout base). */
+  firstAt: number;
+  time: number;
+  station: string | null;
+  channel: string;
+  own: boolean;
+}
+
+/** HEX[charCode] = value 0..15, or -1. Upper and lower case accepted (lenient). */
+const HEX = new Int8Array(128).fill(-1);
+for (let c = 48; c <= 57; c++) HEX[c] = c - 48;
+for (let c = 65; c <= 70; c++) HEX[c] = c - 55;
+for (let c = 97; c <= 102; c++) HEX[c] = c - 87;
+
+function hexAt(line: string, i: number): number {
+  const v = HEX[line.charCodeAt(i)];
+  return v === undefined ? -1 : v;
+}
+
+/** Interned channel strings for the common one-character channels. */
+const CHANNELS: string[] = [];
+for (let c = 0; c < 128; c++) CHANNELS.push(String.fromCharCode(c));
+
+class Decoder implements AisDecoder {
+  readonly timeout: number;
+  readonly maxPending: number;
+  readonly pendingByKey = new Map<string, Pending>();
+  readonly reasonCounts = new Float64Array(AIS_REASONS.length);
+  readonly typeCounts = new Float64Array(64);
+  lines = 0;
+  messages = 0;
+  fragments = 0;
+  rejected = 0;
+  lastSweep = Number.NEGATIVE_INFINITY;
+
+  // Tag block fields of the current line (set by parseTagBlock).
+  tagStation: string | null = null;
+  tagTime = -1;
+  tagGroup: string | null = null;
+
+  constructor(opts: AisDecoderOptions) {
+    const t = opts.fragmentTimeoutMs;
+    this.timeout = typeof t === "number" && t > 0 ? t : 10000;
+    const mp = opts.maxPending;
+    this.maxPending = typeof mp === "number" && mp >= 1 ? Math.floor(mp) : 10000;
+  }
+
+  feed(line: string, ctx: FeedContext): DecodedAisMessage | null {
+    this.lines++;
+    try {
+      return this.feedLine(line, ctx);
+    } catch {
+      // Not expected (the parser is total); a safety net so a feed loop never dies.
+      return this.reject(R_NO_SENTENCE);
+    }
+  }
+
+  reject(reason: number): null {
+    this.rejected++;
+    this.reasonCounts[reason]!++;
+    return null;
+  }
+
+  feedLine(line: string, ctx: FeedContext): DecodedAisMessage | null {
+    if (typeof line !== "string") return this.reject(R_NO_SENTENCE);
+    const now = ctx.receivedAt;
+    if (this.pendingByKey.size > 0 && now - this.lastSweep >= this.timeout) this.expire(now);
+
+    // Trim whitespace and CR/LF on both sides.
+    let end = line.length;
+    while (end > 0 && line.charCodeAt(end - 1) <= 32) end--;
+    let p = 0;
+    while (p < end && line.charCodeAt(p) <= 32) p++;
+    if (p === end) return this.reject(R_EMPTY_LINE);
+
+    // NMEA 4.0 tag block: \k:v,k:v*hh\ before the sentence.
+    this.tagStation = null;
+    this.tagTime = -1;
+    this.tagGroup = null;
+    let c = line.charCodeAt(p);
+    if (c === 92) {
+      const close = line.indexOf("\\", p + 1);
+      if (close < 0 || close >= end) return this.reject(R_BAD_TAG_BLOCK);
+      this.parseTagBlock(line, p + 1, close);
+      p = close + 1;
+      c = line.charCodeAt(p);
+    }
+    if (c !== 33) {
+      if (c === 36) return this.reject(R_NOT_AIS);
+      // Some loggers prefix lines (e.g. with a receive timestamp): look for the '!'.
+      const bang = line.indexOf("!", p);
+      if (bang < 0 || bang >= end) return this.reject(R_NO_SENTENCE);
+      p = bang;
+    }
+
+    // One pass from after '!' to '*': checksum (XOR of everything in between,
+    // IEC 61162-1 / NMEA 0183) and the positions of the first six commas.
+    let x = 0;
+    let commas = 0;
+    let c0 = 0;
+    let c1 = 0;
+    let c2 = 0;
+    let c3 = 0;
+    let c4 = 0;
+    let c5 = 0;
+    let i = p + 1;
+    const limit = Math.min(end, p + MAX_SENTENCE);
+    for (; i < limit; i++) {
+      const ch = line.charCodeAt(i);
+      if (ch === 42) break;
+      x ^= ch;
+      if (ch === 44) {
+        switch (commas) {
+          case 0:
+            c0 = i;
+            break;
+          case 1:
+            c1 = i;
+            break;
+          case 2:
+            c2 = i;
+            break;
+          case 3:
+            c3 = i;
+            break;
+          case 4:
+            c4 = i;
+            break;
+          case 5:
+            c5 = i;
+            break;
+        }
+        commas++;
+      }
+    }
+    if (i >= limit) return this.reject(limit < end ? R_LINE_TOO_LONG : R_NO_CHECKSUM);
+    const star = i;
+
+    // Address field: two talker characters then VDM or VDO (AI, AB, BS, SA, ... all accepted).
+    if (
+      commas === 0 ||
+      c0 - p !== 6 ||
+      line.charCodeAt(p + 3) !== 86 ||
+      line.charCodeAt(p + 4) !== 68 ||
+      (line.charCodeAt(p + 5) !== 77 && line.charCodeAt(p + 5) !== 79)
+    ) {
+      return this.reject(R_NOT_AIS);
+    }
+    const own = line.charCodeAt(p + 5) === 79;
+
+    // Checksum: two hex digits after '*'; anything after them (USCG/AISHub
+    // trailers like ",s36310,d-081,T59.01,1234567890") is outside the sentence.
+    if (star + 2 >= end) return this.reject(R_NO_CHECKSUM);
+    const h1 = hexAt(line, star + 1);
+    const h2 = hexAt(line, star + 2);
+    if (h1 < 0 || h2 < 0) return this.reject(R_NO_CHECKSUM);
+    if (h1 * 16 + h2 !== x) return this.reject(R_BAD_CHECKSUM);
+
+    // Exactly seven fields: address, count, number, sequence id, channel, payload, fill.
+    if (commas !== 6) return this.reject(R_BAD_FIELD_COUNT);
+
+    // Fragment count and number: one digit each, 1 <= number <= count <= 9.
+    if (c1 - c0 !== 2 || c2 - c1 !== 2) return this.reject(R_BAD_HEADER_FIELD);
+    const total = line.charCodeAt(c0 + 1) - 48;
+    const num = line.charCodeAt(c1 + 1) - 48;
+    if (total < 1 || total > 9 || num < 1 || num > total) return this.reject(R_BAD_HEADER_FIELD);
+    // Sequential message id: empty or one digit (0..9). Channel: empty or one character.
+    const seqLen = c3 - c2 - 1;
+    if (seqLen > 1 || (seqLen === 1 && !(line.charCodeAt(c2 + 1) >= 48 && line.charCodeAt(c2 + 1) <= 57))) {
+      return this.reject(R_BAD_HEADER_FIELD);
+    }
+    const chanLen = c4 - c3 - 1;
+    if (chanLen > 1) return this.reject(R_BAD_HEADER_FIELD);
+    const chanCode = line.charCodeAt(c3 + 1);
+    const channel = chanLen === 0 ? "" : chanCode < 128 ? (CHANNELS[chanCode] as string) : (line[c3 + 1] as string);
+
+    // Fill bits: one digit 0..5.
+    if (star - c5 !== 2) return this.reject(R_BAD_FILL);
+    const fill = line.charCodeAt(c5 + 1) - 48;
+    if (fill < 0 || fill > 5) return this.reject(R_BAD_FILL);
+
+    const payStart = c4 + 1;
+    const payEnd = c5;
+    const tagTime = this.tagTime;
+    const time = tagTime >= 0 ? tagTime : now;
+
+    if (total === 1) {
+      if (payEnd === payStart) return this.reject(R_EMPTY_PAYLOAD);
+      const n = unpackArmored(line, payStart, payEnd);
+      if (n < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
+      return this.emit(decodeUnpacked(n * 6 - fill, time, this.tagStation, ctx.source, channel, own));
+    }
+
+    // Multi-part. Key: source, talker, channel, sequence id (or the tag-block group
+    // id when the sequence id is empty) and fragment count, so that interleaved
+    // messages from different ships, channels or receivers are never spliced.
+    if (!isArmored(line, payStart, payEnd)) return this.reject(R_BAD_PAYLOAD_CHAR);
+    let key = ctx.source + "\u0000" + line.slice(p + 1, p + 3) + "\u0000" + channel + "\u0000" + total;
+    if (seqLen === 1) key += line[c2 + 1];
+    else if (this.tagGroup !== null) key += "g" + this.tagGroup;
+    const map = this.pendingByKey;
+    let pend = map.get(key);
+    if (pend !== undefined && now - pend.firstAt > this.timeout) {
+      map.delete(key);
+      this.reasonCounts[R_FRAGMENT_MISSING]!++;
+      pend = undefined;
+    }
+    const payload = line.slice(payStart, payEnd);
+
+    if (num === 1) {
+      if (payload.length === 0) return this.reject(R_EMPTY_PAYLOAD);
+      if (pend !== undefined) {
+        // A new fragment 1 for the same key: an exact repeat of the pending one is a
+        // duplicate from a second receiver; anything else means the old message lost
+        // its tail. Either way the new fragment starts over.
+        const dup = pend.next === 2 && pend.first === payload;
+        this.reasonCounts[dup ? R_FRAGMENT_DUPLICATE : R_FRAGMENT_MISSING]!++;
+        map.delete(key);
+      }
+      if (map.size >= this.maxPending) {
+        const oldest = map.keys().next();
+        if (oldest.done !== true) map.delete(oldest.value);
+        this.reasonCounts[R_PENDING_OVERFLOW]!++;
+      }
+      map.set(key, {
+        total,
+        next: 2,
+        payload,
+        first: payload,
+        firstAt: now,
+        time,
+        station: this.tagStation,
+        channel,
+        own,
+      });
+      this.fragments++;
+      return null;
+    }
+
+    if (pend === undefined || pend.next !== num) {
+      // Out of order or orphan fragment: the pending message (if any) can no longer
+      // be completed correctly, so it is dropped too (never spliced).
+      if (pend !== undefined) {
+        map.delete(key);
+        this.reasonCounts[R_FRAGMENT_MISSING]!++;
+      }
+      return this.reject(R_FRAGMENT_OUT_OF_ORDER);
+    }
+    pend.payload += payload;
+    if (num < total) {
+      pend.next = num + 1;
+      this.fragments++;
+      return null;
+    }
+    map.delete(key);
+    const full = pend.payload;
+    const n = unpackArmored(full, 0, full.length);
+    if (n < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
+    // The fill bits of the last sentence apply to the whole message.
+    return this.emit(decodeUnpacked(n * 6 - fill, pend.time, pend.station, ctx.source, pend.channel, pend.own));
+  }
+
+  emit(out: DecodeOutcome): DecodedAisMessage | null {
+    if (typeof out === "number") return this.reject(out);
+    this.messages++;
+    this.typeCounts[out.type]!++;
+    return out;
+  }
+
+  /**
+   * Parse tag block fields in line[from..close) ("k:v,k:v*hh"). Sets tagStation,
+   * tagTime and tagGroup only when the tag block checksum is present and right
+   * (NMEA 4.0: XOR of the characters between '\' and '*').
+   */
+  parseTagBlock(line: string, from: number, close: number): void {
+    let x = 0;
+    let i = from;
+    for (; i < close; i++) {
+      const ch = line.charCodeAt(i);
+      if (ch === 42) break;
+      x ^= ch;
+    }
+    if (i >= close || close - i !== 3) {
+      this.reasonCounts[R_BAD_TAG_BLOCK_CHECKSUM]!++;
+      return;
+    }
+    const h1 = hexAt(line, i + 1);
+    const h2 = hexAt(line, i + 2);
+    if (h1 < 0 || h2 < 0 || h1 * 16 + h2 !== x) {
+      this.reasonCounts[R_BAD_TAG_BLOCK_CHECKSUM]!++;
+      return;
+    }
+    const stop = i;
+    let station: string | null = null;
+    let time = -1;
+    let group: string | null = null;
+    let f = from;
+    while (f < stop) {
+      let e = line.indexOf(",", f);
+      if (e < 0 || e > stop) e = stop;
+      // Field: one-letter code, ':', value.
+      if (e - f >= 2 && line.charCodeAt(f + 1) === 58) {
+        const code = line.charCodeAt(f);
+        if (code === 115) {
+          // s: source station.
+          station = line.slice(f + 2, e);
+        } else if (code === 99) {
+          // c: UNIX time. Seconds per NMEA 4.0; some feeds send milliseconds, told
+          // apart by magnitude (1e11 s is year 5138, 1e11 ms is 1973).
+          const v = Number(line.slice(f + 2, e));
+          if (Number.isFinite(v) && v >= 0) time = v > 1e11 ? Math.round(v) : Math.round(v * 1000);
+        } else if (code === 103) {
+          // g: sentence-group "n-m-id"; the id ties the sentences of one message.
+          const val = line.slice(f + 2, e);
+          const dash = val.lastIndexOf("-");
+          group = dash >= 0 ? val.slice(dash + 1) : val;
+        }
+      }
+      f = e + 1;
+    }
+    this.tagStation = station;
+    this.tagTime = time;
+    this.tagGroup = group;
+  }
+
+  expire(now: number): number {
+    this.lastSweep = now;
+    let dropped = 0;
+    const limit = this.timeout;
+    for (const [key, pend] of this.pendingByKey) {
+      if (now - pend.firstAt > limit) {
+        this.pendingByKey.delete(key);
+        dropped++;
+      }
+    }
+    this.reasonCounts[R_FRAGMENT_MISSING]! += dropped;
+    return dropped;
+  }
+
+  stats(): AisDecoderStats {
+    const reasons = {} as Record<AisReason, number>;
+    for (let r = 0; r < AIS_REASONS.length; r++) reasons[AIS_REASONS[r] as AisReason] = this.reasonCounts[r]!;
+    const byType: Record<string, number> = {};
+    for (let t = 0; t < 64; t++) if (this.typeCounts[t]! > 0) byType[String(t)] = this.typeCounts[t]!;
+    return {
+      lines: this.lines,
+      messages: this.messages,
+      fragments: this.fragments,
+      rejected: this.rejected,
+      pending: this.pendingByKey.size,
+      reasons,
+      byType,
+    };
+  }
+}
+
+/** Create a stateful stream decoder (one per process or per feed; see index.ts). */
+export function createAisDecoder(options: AisDecoderOptions = {}): AisDecoder {
+  return new Decoder(options ?? {});
+}
