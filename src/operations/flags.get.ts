@@ -4,7 +4,7 @@ import { sourced } from "../domain/rights/sourced.ts";
 import { defineOperation } from "./operation.ts";
 import { iso2Param } from "./params.ts";
 
-const COUNTRY_FIELDS = ["iso2", "iso3", "numeric", "name", "officialName", "region", "subRegion"] as const;
+const COUNTRY_FIELDS = ["iso2", "iso3", "numeric", "name", "commonName", "officialName", "region", "subRegion", "intermediateRegion", "independent", "sovereignty"] as const;
 
 export const flagsGet = defineOperation({
   id: "flags.get",
@@ -18,7 +18,7 @@ export const flagsGet = defineOperation({
     top: { iso2: z.string(), name: z.string(), api: z.string(), generatedAt: z.string() },
     data: z.object({
       country: z.record(z.string(), z.unknown()).nullable(),
-      mids: z.object({ mids: z.array(z.number().int()), allocatedTo: z.array(z.string()) }).nullable(),
+      mids: z.object({ mids: z.array(z.number().int()), allocatedTo: z.array(z.string()), ituCode: z.string().nullable(), allocations: z.array(z.unknown()) }).nullable(),
       flagOfConvenience: z.record(z.string(), z.unknown()).nullable(),
       ports: z.object({ api: z.string() }),
     }),
@@ -38,7 +38,7 @@ export const flagsGet = defineOperation({
       top: { iso2: flag.iso2, name: flag.name, api: `${ctx.baseUrl}/api/v1/flags/${flag.iso2}`, generatedAt: new Date(ctx.now).toISOString() },
       data: {
         country: sourced("country", ["iso3166"], country, { whenWithheld: "null" }),
-        mids: sourced("mids", ["itu_mid"], { mids, allocatedTo }, { whenWithheld: "null" }),
+        mids: sourced("mids", ["itu_mid"], { mids, allocatedTo, ituCode: (r["ituCode"] as string | null) ?? null, allocations: Array.isArray(r["midAllocations"]) ? r["midAllocations"] : [] }, { whenWithheld: "null" }),
         flagOfConvenience: foc ? sourced("flagOfConvenience", ["itf_foc"], foc, { whenWithheld: "null" }) : null,
         ports: { api: `${ctx.baseUrl}/api/v1/ports?country=${flag.iso2}` },
       },

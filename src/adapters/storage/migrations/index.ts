@@ -1,0 +1,13 @@
+import type { Migration } from "kysely";
+import { foundation } from "./0001-foundation.ts";
+import type { ColumnTypes } from "./column-types.ts";
+
+/**
+ * Every migration, in order, by name. Each lives in a file of its own; add a line here.
+ * Names sort in the order they must run.
+ */
+export function allMigrations(types: ColumnTypes): Record<string, Migration> {
+  return {
+    "0001_foundation": foundation(types),
+  };
+}
