@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { AppError } from "../../domain/errors.ts";
 import { errorBody, execute, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
@@ -21,10 +21,17 @@ export interface AppOptions {
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: { level: options.logLevel ?? "info", redact: ["req.headers.authorization"] },
-    disableRequestLogging: true,
+    // One log line per failure (below) rather than two per request: the access log is the metrics.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => `req_${randomUUID().replaceAll("-", "")}`,
-    // Long query strings are a client error, not a crash; Fastify's limit is on the whole URL.
-    maxParamLength: 200,
+    // A path parameter longer than this is a 404 of the router, not a crash.
+    routerOptions: { maxParamLength: 200 },
+    // Fastify's own rejections (an undecodable URL) get the same error body as ours.
+    frameworkErrors: (err, req, reply) => {
+      const error = new AppError("invalid_parameter", `The request is malformed: ${err.message}`, { param: "url", rule: "must be a well-formed, percent-encoded URL" });
+      const body = errorBody(error, { baseUrl: options.baseUrl ?? `${req.protocol}://${req.host}`, requestId: req.id });
+      (reply as FastifyReply).code(400).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(body));
+    },
   });
   const metrics = new HttpMetrics();
   const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
