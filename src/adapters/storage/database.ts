@@ -18,7 +18,7 @@ export interface Store {
 // milliseconds and counters, all far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export type StoreLocation = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string; poolSize?: number };
+export type StoreLocation = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string; poolSize?: number; onIdleError?: (err: Error) => void };
 
 /** Opens the main store and brings its schema up to date. */
 export async function openStore(location: StoreLocation): Promise<Store> {
@@ -29,6 +29,9 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   } else {
     const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10 });
+    // An idle connection the server drops (restart, failover) must not take the process down;
+    // the pool replaces it, and queries on a lost connection fail as service_unavailable.
+    pool.on("error", (err) => location.onIdleError?.(err));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   await migrateToLatest(db as Kysely<unknown>, location.engine);
