@@ -14,7 +14,8 @@ import autocannon from "autocannon";
 const seconds = Number(process.argv[2] ?? 10);
 const rounds = Number(process.argv[3] ?? 3);
 const CONNECTIONS = 50;
-const PORTS = ["NLRTM", "BEANR", "DEHAM", "SGSIN", "CNSHA", "USLAX", "GBFXT", "JPYOK"];
+// Real ports of each coordinate source (unlocode, wpi, geoapify-withheld); CNSHA is an airport, Shanghai port is CNSGH.
+const PORTS = ["NLRTM", "BEANR", "DEHAM", "SGSIN", "CNSGH", "USLAX", "GBFXT", "JPYOK"];
 
 async function startChild(script: string, args: string[]): Promise<{ child: ChildProcess; ready: Record<string, any> }> {
   const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["ignore", "pipe", "inherit"] });

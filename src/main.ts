@@ -49,11 +49,12 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   const store = await openStore(storeLocation(config));
   const accounts = new SqlAccountStore(store.db, clock);
   const limiter = new FlexibleRateLimiter({ redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
+  const ledger = new SqlCreditLedger(store.db, store.engine);
   const services: Services = {
     clock,
     sources,
     accounts,
-    ledger: new SqlCreditLedger(store.db),
+    ledger,
     stations: new SqlStationStore(store.db, clock),
     positions: new SqlPositionStore(store.db, store.engine),
     limiter,

@@ -57,10 +57,10 @@ export const portsGet = defineOperation({
           iata: p.iata,
           changed: p.changed,
           edition: p.edition,
-        }),
+        }, { leaf: true }),
         // On a page a withheld section stays as a null key, so clients see that it exists.
         coordinates: coordinatesOf(p, { countRows: false, whenWithheld: "null" }),
-        harbour: p.wpi ? sourced("harbour", ["wpi"], p.wpi, { whenWithheld: "null" }) : null,
+        harbour: p.wpi ? sourced("harbour", ["wpi"], p.wpi, { whenWithheld: "null", leaf: true }) : null,
         flag: { iso2: p.country, api: `${ctx.baseUrl}/api/v1/flags/${p.country}` },
       },
     };

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { ChargeResult, CreditLedger } from "../../ports/accounts.ts";
+import type { Engine } from "./database.ts";
 import type { Database } from "./schema.ts";
 
 /**
@@ -7,62 +8,89 @@ import type { Database } from "./schema.ts";
  * UPDATE (`used + cost <= limit`), which both engines apply atomically: PostgreSQL
  * re-checks the condition on the locked row, SQLite has one writer at a time. So an
  * account with N credits left never gets more than N credits of calls through.
+ *
+ * The per-key tallies are for reporting only; they are buffered in memory and written
+ * once a second (and before any usage read), so the hot path is one statement.
  */
 export class SqlCreditLedger implements CreditLedger {
   readonly #db: Kysely<Database>;
-  /** Account-month rows known to exist, so the hot path is one statement. */
+  /** Account-month rows known to exist. */
   readonly #rows = new Set<string>();
+  readonly #chargeSql: string;
+  /** key|period -> calls and credits not yet written. */
+  readonly #pending = new Map<string, { keyId: string; period: string; calls: number; credits: number }>();
+  #timer: NodeJS.Timeout | null = null;
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, engine: Engine) {
     this.#db = db;
+    // Written once per engine rather than built per call: this runs on every paid request.
+    this.#chargeSql =
+      engine === "postgres"
+        ? "update credit_usage set used = used + $1 where account_id = $2 and period = $3 and used + $1 <= $4 returning used"
+        : "update credit_usage set used = used + ?1 where account_id = ?2 and period = ?3 and used + ?1 <= ?4 returning used";
   }
 
-  async #ensureRows(accountId: string, keyId: string, period: string): Promise<void> {
-    const k = `${accountId}|${keyId}|${period}`;
+  async #ensureRow(accountId: string, period: string): Promise<void> {
+    const k = `${accountId}|${period}`;
     if (this.#rows.has(k)) return;
     await this.#db.insertInto("credit_usage").values({ account_id: accountId, period, used: 0 }).onConflict((oc) => oc.doNothing()).execute();
-    await this.#db.insertInto("key_usage").values({ key_id: keyId, period, calls: 0, credits: 0 }).onConflict((oc) => oc.doNothing()).execute();
     if (this.#rows.size > 100_000) this.#rows.clear();
     this.#rows.add(k);
   }
 
   async charge(accountId: string, keyId: string, period: string, cost: number, limit: number): Promise<ChargeResult> {
-    await this.#ensureRows(accountId, keyId, period);
-    const r = await this.#db
-      .updateTable("credit_usage")
-      .set({ used: sql`used + ${cost}` })
-      .where("account_id", "=", accountId)
-      .where("period", "=", period)
-      .where(sql<boolean>`used + ${cost} <= ${limit}`)
-      .returning("used")
-      .executeTakeFirst();
-    if (!r) {
+    await this.#ensureRow(accountId, period);
+    const r = await this.#db.executeQuery<{ used: number }>(CompiledQuery.raw(this.#chargeSql, [cost, accountId, period, limit]));
+    const row = r.rows[0];
+    if (!row) {
       const cur = await this.#db.selectFrom("credit_usage").select("used").where("account_id", "=", accountId).where("period", "=", period).executeTakeFirst();
-      return { ok: false, used: cur?.used ?? 0 };
+      return { ok: false, used: Number(cur?.used ?? 0) };
     }
-    await this.#db
-      .updateTable("key_usage")
-      .set({ calls: sql`calls + 1`, credits: sql`credits + ${cost}` })
-      .where("key_id", "=", keyId)
-      .where("period", "=", period)
-      .execute();
-    return { ok: true, used: r.used };
+    this.#tally(keyId, period, 1, cost);
+    return { ok: true, used: Number(row.used) };
   }
 
   async refund(accountId: string, keyId: string, period: string, cost: number): Promise<void> {
     await this.#db.updateTable("credit_usage").set({ used: sql`used - ${cost}` }).where("account_id", "=", accountId).where("period", "=", period).execute();
-    await this.#db
-      .updateTable("key_usage")
-      .set({ calls: sql`calls - 1`, credits: sql`credits - ${cost}` })
-      .where("key_id", "=", keyId)
-      .where("period", "=", period)
-      .execute();
+    this.#tally(keyId, period, -1, -cost);
+  }
+
+  #tally(keyId: string, period: string, calls: number, credits: number): void {
+    const k = `${keyId}|${period}`;
+    const p = this.#pending.get(k);
+    if (p) {
+      p.calls += calls;
+      p.credits += credits;
+    } else {
+      this.#pending.set(k, { keyId, period, calls, credits });
+    }
+    if (!this.#timer) {
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        void this.flush().catch(() => undefined);
+      }, 1_000);
+      this.#timer.unref();
+    }
+  }
+
+  /** Writes the buffered per-key tallies. */
+  async flush(): Promise<void> {
+    const batch = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of batch) {
+      await this.#db
+        .insertInto("key_usage")
+        .values({ key_id: p.keyId, period: p.period, calls: p.calls, credits: p.credits })
+        .onConflict((oc) => oc.columns(["key_id", "period"]).doUpdateSet({ calls: sql`key_usage.calls + ${p.calls}`, credits: sql`key_usage.credits + ${p.credits}` }))
+        .execute();
+    }
   }
 
   async usage(accountId: string, keyId: string, period: string) {
+    await this.flush();
     const a = await this.#db.selectFrom("credit_usage").select("used").where("account_id", "=", accountId).where("period", "=", period).executeTakeFirst();
     const k = await this.#db.selectFrom("key_usage").select(["calls", "credits"]).where("key_id", "=", keyId).where("period", "=", period).executeTakeFirst();
-    return { used: a?.used ?? 0, keyCalls: k?.calls ?? 0, keyCredits: k?.credits ?? 0 };
+    return { used: Number(a?.used ?? 0), keyCalls: Number(k?.calls ?? 0), keyCredits: Number(k?.credits ?? 0) };
   }
 
   async setUsed(accountId: string, period: string, used: number): Promise<void> {
@@ -71,5 +99,11 @@ export class SqlCreditLedger implements CreditLedger {
       .values({ account_id: accountId, period, used })
       .onConflict((oc) => oc.columns(["account_id", "period"]).doUpdateSet({ used }))
       .execute();
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.flush();
   }
 }

@@ -55,8 +55,13 @@ function toPortRow(p: PortRow): PortsTable {
   };
 }
 
+/** Port pages are read far more often than ports change: keep recent ones a minute. */
+const PORT_CACHE_TTL_MS = 60_000;
+const PORT_CACHE_MAX = 5_000;
+
 export class SqlPortStore implements PortStore {
   readonly #db: Kysely<Database>;
+  readonly #cache = new Map<string, { row: PortRow | null; until: number }>();
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
@@ -71,8 +76,14 @@ export class SqlPortStore implements PortStore {
   }
 
   async get(unlocode: string): Promise<PortRow | null> {
+    const now = Date.now();
+    const hit = this.#cache.get(unlocode);
+    if (hit && hit.until > now) return hit.row;
     const r = await this.#db.selectFrom("ports").selectAll().where("unlocode", "=", unlocode).executeTakeFirst();
-    return r ? fromPortRow(r) : null;
+    const row = r ? fromPortRow(r) : null;
+    if (this.#cache.size >= PORT_CACHE_MAX) this.#cache.clear();
+    this.#cache.set(unlocode, { row, until: now + PORT_CACHE_TTL_MS });
+    return row;
   }
 
   async count(): Promise<number> {
@@ -82,6 +93,7 @@ export class SqlPortStore implements PortStore {
 
   /** All or nothing: the old rows stay if any insert fails. */
   async replaceAll(rows: PortRow[], onBatch?: (rows: number) => void): Promise<void> {
+    this.#cache.clear();
     await this.#db.transaction().execute(async (tx: Transaction<Database>) => {
       await tx.deleteFrom("ports").execute();
       await insertBatched(rows.map(toPortRow), async (batch) => {

@@ -17,15 +17,25 @@ export interface Sourced<T = unknown> {
   readonly whenWithheld: "omit" | "null";
   /** Count withheld rows in the entry (track points, search hits, list rows). */
   readonly countRows: boolean;
+  /** The value holds no sourced parts of its own, so the filter need not walk into it. */
+  readonly leaf: boolean;
 }
 
 export function sourced<T>(
   section: string,
   sources: readonly string[],
   value: T,
-  options: { whenWithheld?: "omit" | "null"; countRows?: boolean } = {},
+  options: { whenWithheld?: "omit" | "null"; countRows?: boolean; leaf?: boolean } = {},
 ): Sourced<T> {
-  return { [SOURCED]: true, section, sources, value, whenWithheld: options.whenWithheld ?? "omit", countRows: options.countRows ?? false };
+  return {
+    [SOURCED]: true,
+    section,
+    sources,
+    value,
+    whenWithheld: options.whenWithheld ?? "omit",
+    countRows: options.countRows ?? false,
+    leaf: options.leaf ?? false,
+  };
 }
 
 function isSourced(v: unknown): v is Sourced {
@@ -96,7 +106,7 @@ export function filterByRights<T>(
         return v.whenWithheld === "null" ? null : DROP;
       }
       for (const s of v.sources) used.add(s);
-      return walk(v.value);
+      return v.leaf ? v.value : walk(v.value);
     }
     if (Array.isArray(v)) {
       const out: unknown[] = [];
