@@ -9,7 +9,7 @@ for (const engine of ENGINES) {
     let key: string;
     before(async () => {
       t = await startTestService({ engine });
-      ({ key } = await t.key("developer"));
+      ({ key } = await t.key("scale"));
     });
     after(() => t.close());
 
