@@ -4,6 +4,7 @@ import { buildApp } from "./adapters/http/app.ts";
 import { FlexibleRateLimiter } from "./adapters/limits/rate-limiter.ts";
 import { SqlAccountStore } from "./adapters/storage/accounts-store.ts";
 import { SqlCreditLedger } from "./adapters/storage/credit-ledger.ts";
+import { WriteBehindLedger } from "./adapters/storage/write-behind-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "./adapters/storage/database.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "./adapters/storage/reference-store.ts";
 import { SqlStationStore } from "./adapters/storage/station-store.ts";
@@ -43,7 +44,9 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   const store = await openStore(storeLocation(config));
   const accounts = new SqlAccountStore(store.db, clock);
   const limiter = new FlexibleRateLimiter({ redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
-  const ledger = new SqlCreditLedger(store.db, store.engine);
+  // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
+  const sqlLedger = new SqlCreditLedger(store.counters, store.engine);
+  const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
   const services: Services = {
     clock,
     sources,

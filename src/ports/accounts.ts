@@ -59,6 +59,11 @@ export interface CreditLedger {
   usage(accountId: string, keyId: string, period: string): Promise<{ used: number; keyCalls: number; keyCredits: number }>;
   /** For operators and tests: set the period's usage outright. */
   setUsed(accountId: string, period: string, used: number): Promise<void>;
+  /** Adds to a key's reporting tally (buffered by implementations that buffer). */
+  tally?(keyId: string, period: string, calls: number, credits: number): void;
+  /** Writes whatever is buffered. */
+  flush?(): Promise<void>;
+  close?(): Promise<void>;
 }
 
 export interface Station {

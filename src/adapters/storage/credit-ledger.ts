@@ -55,6 +55,16 @@ export class SqlCreditLedger implements CreditLedger {
     this.#tally(keyId, period, -1, -cost);
   }
 
+  /** Adds to the period's usage without a limit: the write-behind ledger's increments. */
+  async add(accountId: string, period: string, delta: number): Promise<void> {
+    await this.#ensureRow(accountId, period);
+    await this.#db.updateTable("credit_usage").set({ used: sql`used + ${delta}` }).where("account_id", "=", accountId).where("period", "=", period).execute();
+  }
+
+  tally(keyId: string, period: string, calls: number, credits: number): void {
+    this.#tally(keyId, period, calls, credits);
+  }
+
   #tally(keyId: string, period: string, calls: number, credits: number): void {
     const k = `${keyId}|${period}`;
     const p = this.#pending.get(k);
@@ -84,6 +94,12 @@ export class SqlCreditLedger implements CreditLedger {
         .onConflict((oc) => oc.columns(["key_id", "period"]).doUpdateSet({ calls: sql`key_usage.calls + ${p.calls}`, credits: sql`key_usage.credits + ${p.credits}` }))
         .execute();
     }
+  }
+
+  /** The credits an account has used in a period. */
+  async balance(accountId: string, period: string): Promise<number> {
+    const a = await this.#db.selectFrom("credit_usage").select("used").where("account_id", "=", accountId).where("period", "=", period).executeTakeFirst();
+    return Number(a?.used ?? 0);
   }
 
   async usage(accountId: string, keyId: string, period: string) {

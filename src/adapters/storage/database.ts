@@ -10,6 +10,12 @@ export type Engine = "sqlite" | "postgres";
 
 export interface Store {
   db: Kysely<Database>;
+  /**
+   * For hot counters (credits): on PostgreSQL a pool whose commits do not wait for the WAL
+   * flush (`synchronous_commit = off`). Atomicity is unchanged; a server crash may lose the
+   * last fraction of a second of increments, which errs in the caller's favour. On SQLite it is `db`.
+   */
+  counters: Kysely<Database>;
   engine: Engine;
   close(): Promise<void>;
 }
@@ -23,6 +29,7 @@ export type StoreLocation = { engine: "sqlite"; file: string } | { engine: "post
 /** Opens the main store and brings its schema up to date. */
 export async function openStore(location: StoreLocation): Promise<Store> {
   let db: Kysely<Database>;
+  let counters: Kysely<Database> | null = null;
   if (location.engine === "sqlite") {
     if (location.file !== ":memory:") mkdirSync(dirname(location.file), { recursive: true });
     const sqlite = new NodeSqliteDatabase(location.file);
@@ -33,7 +40,19 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     // the pool replaces it, and queries on a lost connection fail as service_unavailable.
     pool.on("error", (err) => location.onIdleError?.(err));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const fast = new pg.Pool({ connectionString: location.url, max: 5, options: "-c synchronous_commit=off" });
+    fast.on("error", (err) => location.onIdleError?.(err));
+    counters = new Kysely<Database>({ dialect: new PostgresDialect({ pool: fast }) });
   }
   await migrateToLatest(db as Kysely<unknown>, location.engine);
-  return { db, engine: location.engine, close: () => db.destroy() };
+  const countersDb = counters ?? db;
+  return {
+    db,
+    counters: countersDb,
+    engine: location.engine,
+    close: async () => {
+      if (countersDb !== db) await countersDb.destroy();
+      await db.destroy();
+    },
+  };
 }
