@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
+import { sourced } from "../domain/rights/sourced.ts";
+import { defineOperation } from "./operation.ts";
+import { cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
+
+/** The order the spec names the lists in; the same keys as the `lists` filter of screening. */
+export const LIST_KEYS_TEXT = "ofac, uk, canada, eu, new-zealand";
+
+export const sanctionsListParam = z.string().transform((v, ctx) => {
+  const key = v.trim().toLowerCase();
+  if (!(SANCTIONS_LISTS as readonly string[]).includes(key)) {
+    ctx.addIssue({ code: "custom", message: `must be one of ${LIST_KEYS_TEXT}` });
+    return z.NEVER;
+  }
+  return key as SanctionsListKey;
+});
+
+export const SanctionsListRowSchema = z.object({
+  recordId: z.string(),
+  name: z.string(),
+  aliases: z.array(z.string()),
+  formerNames: z.array(z.string()),
+  imos: z.array(z.number().int()),
+  mmsis: z.array(z.number().int()),
+  flag: z.string().nullable(),
+  vesselType: z.string().nullable(),
+  program: z.string().nullable(),
+  listedAt: z.string().nullable(),
+  listedAtSource: z.enum(["list", "first_seen"]),
+  sourceUrl: z.string(),
+});
+
+export const sanctionsList = defineOperation({
+  id: "sanctions.list",
+  method: "GET",
+  path: "/api/v1/sanctions/{list}",
+  tool: "list_sanctioned_vessels",
+  summary: "Vessels currently designated on one sanctions list",
+  description:
+    "Every vessel designated in the latest imported version of one list (ofac, uk, canada, eu, new-zealand), with the list's own facts only: " +
+    "listed name, aliases, IMO and MMSI numbers, flag, vessel type, programme, designation date and source link. Paged: follow `next`.",
+  auth: "key",
+  input: z.strictObject({
+    list: sanctionsListParam,
+    limit: intParam(1, 100, 50),
+    cursor: cursorParam.optional(),
+  }),
+  output: {
+    top: {
+      list: z.string(),
+      listName: z.string(),
+      asOf: z.string().nullable(),
+      importedAt: z.string().nullable(),
+    },
+    data: z.array(SanctionsListRowSchema),
+  },
+  responseType: "sanctions_list",
+  apiVersion: "1",
+  paged: true,
+  cost: () => 1,
+  async run(ctx, input) {
+    const after = input.cursor ? decodeCursor(input.cursor, z.object({ list: z.literal(input.list), after: z.number().int().min(0) })).after : 0;
+    const [rows, states] = await Promise.all([ctx.services.sanctions.listActive(input.list, after, input.limit + 1), ctx.services.sanctions.listStates()]);
+    const state = states.find((s) => s.list === input.list);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      top: {
+        list: input.list,
+        listName: SANCTIONS_LIST_NAMES[input.list],
+        // When the version was taken, so a client can tell a stale or never-imported list.
+        asOf: state?.asOf ?? null,
+        importedAt: state?.importedAt ? new Date(state.importedAt).toISOString() : null,
+      },
+      data: page.map(({ designation: d, record: r }) =>
+        sourced(
+          "designations",
+          [input.list],
+          {
+            recordId: d.recordId,
+            name: r.name,
+            aliases: r.aliases,
+            formerNames: r.formerNames,
+            imos: r.imos,
+            mmsis: r.mmsis,
+            flag: r.flag,
+            vesselType: r.vesselType,
+            program: r.program,
+            listedAt: d.listedAt ?? d.firstSeen,
+            listedAtSource: d.listedAt ? "list" : "first_seen",
+            sourceUrl: r.sourceUrl,
+          },
+          // Plain values only: the rights filter need not walk into the row.
+          { countRows: true, leaf: true },
+        ),
+      ),
+      nextCursor: rows.length > input.limit && last ? encodeCursor({ list: input.list, after: last.designation.id }) : null,
+    };
+  },
+});

@@ -1,0 +1,237 @@
+import { z } from "zod";
+import { formatVesselId, parseVesselId, type VesselId } from "../domain/identifiers.ts";
+import { sourced } from "../domain/rights/sourced.ts";
+import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
+import type { IdentifierHit } from "../ports/sanctions.ts";
+import { defineOperation } from "./operation.ts";
+
+export const MAX_SCREEN_IDS = 50;
+
+export const SCREEN_METHOD =
+  "Identifier-only matching. A designation matches an IMO query when one of the IMO numbers it carries or carried while designated equals it, " +
+  "and an MMSI query when one of its MMSIs does. For an IMO query, designations that carry no IMO at all also match by the MMSIs the IMO's own " +
+  "designations carry (matchedOn mmsi). Names are never matched. No match means that no designation on the screened lists, as of the versions " +
+  "given in `coverage`, carries that identifier; it is not a clearance of the vessel.";
+
+type Query = { text: string; id: VesselId };
+
+const idsParam = z.string().transform((v, ctx) => {
+  const parts = v
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  if (parts.length === 0) {
+    ctx.addIssue({ code: "custom", message: "must name at least one IMO number or mmsi- identifier" });
+    return z.NEVER;
+  }
+  const out: Query[] = [];
+  const seen = new Set<string>();
+  for (const text of parts) {
+    const id = parseVesselId(text);
+    if (!id) {
+      ctx.addIssue({ code: "custom", message: `has \`${text.slice(0, 40)}\`, which is not a checksum-valid 7-digit IMO number or \`mmsi-\` followed by 9 digits` });
+      return z.NEVER;
+    }
+    // The same vessel twice is answered, and charged, once.
+    const key = formatVesselId(id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ text, id });
+  }
+  if (out.length > MAX_SCREEN_IDS) {
+    ctx.addIssue({ code: "custom", message: `names ${out.length} vessels; at most ${MAX_SCREEN_IDS} per call` });
+    return z.NEVER;
+  }
+  return out;
+});
+
+const listsParam = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return [...SANCTIONS_LISTS];
+    const out = new Set<SanctionsListKey>();
+    for (const raw of v.split(",")) {
+      const key = raw.trim().toLowerCase();
+      if (key === "") continue;
+      if (!(SANCTIONS_LISTS as readonly string[]).includes(key)) {
+        ctx.addIssue({ code: "custom", message: `has \`${key.slice(0, 40)}\`; use a comma list of ofac, uk, canada, eu, new-zealand` });
+        return z.NEVER;
+      }
+      out.add(key as SanctionsListKey);
+    }
+    if (out.size === 0) {
+      ctx.addIssue({ code: "custom", message: "must name at least one list: ofac, uk, canada, eu, new-zealand" });
+      return z.NEVER;
+    }
+    return SANCTIONS_LISTS.filter((l) => out.has(l));
+  });
+
+export const ScreenDesignationSchema = z.object({
+  list: z.string(),
+  listName: z.string(),
+  recordId: z.string(),
+  name: z.string(),
+  program: z.string().nullable(),
+  listedAt: z.string(),
+  listedAtSource: z.enum(["list", "first_seen"]),
+  delistedAt: z.string().nullable(),
+  matchedOn: z.enum(["imo", "mmsi"]),
+  matchedValue: z.number().int(),
+  matchedFormerIdentifier: z.boolean(),
+  imos: z.array(z.number().int()),
+  mmsis: z.array(z.number().int()),
+  sourceUrl: z.string(),
+});
+
+export const ScreenResultSchema = z.object({
+  query: z.string(),
+  imo: z.number().int().nullable(),
+  mmsi: z.number().int().nullable(),
+  name: z.string().nullable(),
+  sanctioned: z.boolean().nullable(),
+  activeDesignations: z.array(ScreenDesignationSchema),
+  pastDesignations: z.array(ScreenDesignationSchema),
+});
+
+type Match = { hit: IdentifierHit; matchedOn: "imo" | "mmsi" };
+
+function designationOf({ hit, matchedOn }: Match) {
+  return sourced(
+    "designations",
+    [hit.list],
+    {
+      list: hit.list,
+      listName: SANCTIONS_LIST_NAMES[hit.list],
+      recordId: hit.recordId,
+      name: hit.name,
+      program: hit.program,
+      listedAt: hit.listedAt ?? hit.firstSeen,
+      listedAtSource: hit.listedAt ? "list" : "first_seen",
+      delistedAt: hit.delistedAt,
+      matchedOn,
+      matchedValue: hit.value,
+      matchedFormerIdentifier: !hit.current,
+      imos: hit.allImos,
+      mmsis: hit.allMmsis,
+      sourceUrl: hit.sourceUrl,
+    },
+    { countRows: true, leaf: true },
+  );
+}
+
+const LIST_ORDER = new Map(SANCTIONS_LISTS.map((l, i) => [l, i]));
+
+export const screen = defineOperation({
+  id: "screen",
+  method: "GET",
+  path: "/api/v1/screen",
+  tool: "screen_vessels",
+  summary: "Screen vessels against sanctions lists by IMO or MMSI",
+  description:
+    "Up to 50 vessels (checksum-valid IMO numbers or mmsi- identifiers) against the OFAC, UK, Canadian, EU and New Zealand lists: the active and past " +
+    "designations carrying each identifier. Identifier-only: names are never matched, and no match is not a clearance. 1 credit per vessel.",
+  auth: "key",
+  input: z.strictObject({ ids: idsParam, lists: listsParam }),
+  output: {
+    top: {
+      method: z.string(),
+      sanctionedCount: z.number().int().nullable(),
+      coverage: z.array(
+        z.object({ list: z.string(), listName: z.string(), asOf: z.string().nullable(), importedAt: z.string().nullable(), activeDesignations: z.number().int() }),
+      ),
+    },
+    data: z.array(ScreenResultSchema),
+  },
+  responseType: "screen",
+  apiVersion: "1",
+  cost: (input) => input.ids.length,
+  async run(ctx, input) {
+    const store = ctx.services.sanctions;
+    const lists = input.lists;
+    const imos = input.ids.flatMap((q) => (q.id.kind === "imo" ? [q.id.imo] : []));
+    const mmsis = input.ids.flatMap((q) => (q.id.kind === "mmsi" ? [q.id.mmsi] : []));
+    // One read of the list versions serves the coverage and pins both lookups to the same versions.
+    const states = await store.listStates();
+    const hits = await store.findByIdentifiers({ imos, mmsis, lists, states });
+
+    const byImo = new Map<number, IdentifierHit[]>();
+    const byMmsi = new Map<number, IdentifierHit[]>();
+    for (const h of hits) {
+      const map = h.kind === "imo" ? byImo : byMmsi;
+      map.set(h.value, [...(map.get(h.value) ?? []), h]);
+    }
+    // The MMSIs the lists themselves give for a queried IMO reach designations that publish no IMO.
+    const linked = new Map<number, Set<number>>();
+    for (const [imo, list] of byImo) linked.set(imo, new Set(list.flatMap((h) => h.allMmsis)));
+    const linkedMmsis = [...new Set([...linked.values()].flatMap((s) => [...s]))];
+    const linkedHits = new Map<number, IdentifierHit[]>();
+    if (linkedMmsis.length > 0) {
+      for (const h of await store.findByIdentifiers({ imos: [], mmsis: linkedMmsis, lists, states })) {
+        if (h.allImos.length > 0) continue;
+        linkedHits.set(h.value, [...(linkedHits.get(h.value) ?? []), h]);
+      }
+    }
+
+    let sanctionedCount = 0;
+    const sanctionedSources = new Set<string>();
+    const data = input.ids.map((q) => {
+      const matches: Match[] = [];
+      if (q.id.kind === "imo") {
+        for (const hit of byImo.get(q.id.imo) ?? []) matches.push({ hit, matchedOn: "imo" });
+        const seen = new Set(matches.map((m) => m.hit.id));
+        for (const mmsi of linked.get(q.id.imo) ?? []) {
+          for (const hit of linkedHits.get(mmsi) ?? []) {
+            if (seen.has(hit.id)) continue;
+            seen.add(hit.id);
+            matches.push({ hit, matchedOn: "mmsi" });
+          }
+        }
+      } else {
+        for (const hit of byMmsi.get(q.id.mmsi) ?? []) matches.push({ hit, matchedOn: "mmsi" });
+      }
+      matches.sort(
+        (a, b) =>
+          LIST_ORDER.get(a.hit.list)! - LIST_ORDER.get(b.hit.list)! ||
+          (a.hit.listedAt ?? a.hit.firstSeen).localeCompare(b.hit.listedAt ?? b.hit.firstSeen) ||
+          a.hit.id - b.hit.id,
+      );
+      const active = matches.filter((m) => m.hit.active);
+      const past = matches.filter((m) => !m.hit.active);
+      const named = active[0] ?? past[0];
+      const activeSources = [...new Set(active.map((m) => m.hit.list))];
+      if (active.length > 0) {
+        sanctionedCount++;
+        for (const s of activeSources) sanctionedSources.add(s);
+      }
+      return {
+        query: q.text,
+        imo: q.id.kind === "imo" ? q.id.imo : null,
+        mmsi: q.id.kind === "mmsi" ? q.id.mmsi : null,
+        // The name a list gives the vessel: a fact of that list, shown only where the list may be.
+        name: named ? sourced("designations", [named.hit.list], named.hit.name, { whenWithheld: "null", leaf: true }) : null,
+        // "Sanctioned" rests on the lists that designate the vessel; with one of them withheld it is unknown (null).
+        sanctioned: active.length > 0 ? sourced("designations", activeSources, true, { whenWithheld: "null", leaf: true }) : false,
+        activeDesignations: active.map(designationOf),
+        pastDesignations: past.map(designationOf),
+      };
+    });
+
+    return {
+      top: {
+        method: SCREEN_METHOD,
+        sanctionedCount: sanctionedCount > 0 ? sourced("sanctionedCount", [...sanctionedSources].sort(), sanctionedCount, { whenWithheld: "null", leaf: true }) : 0,
+        coverage: states
+          .filter((s) => lists.includes(s.list))
+          .map((s) => ({
+            list: s.list,
+            listName: SANCTIONS_LIST_NAMES[s.list],
+            asOf: s.asOf,
+            importedAt: s.importedAt ? new Date(s.importedAt).toISOString() : null,
+            activeDesignations: s.active,
+          })),
+      },
+      data,
+    };
+  },
+});

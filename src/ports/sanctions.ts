@@ -1,0 +1,148 @@
+import type { Designation, SanctionsListKey } from "../domain/sanctions/designation.ts";
+import type { DelistingGuardOptions } from "../domain/sanctions/diff.ts";
+
+/** One parsed version of a list, ready to be stored as the list's next version. */
+export interface SanctionsVersionInput {
+  list: SanctionsListKey;
+  designations: readonly Designation[];
+  /** The day this version stands for (yyyy-mm-dd): first-seen and delisting dates come from it. */
+  asOf: string;
+  /** The files or URLs read. */
+  origin: string;
+  checksum: string;
+  bytes: number;
+  /** When the import ran (epoch ms). */
+  importedAt: number;
+  guard?: DelistingGuardOptions;
+}
+
+export interface SanctionsImportResult {
+  versionId: number;
+  list: SanctionsListKey;
+  asOf: string;
+  /** True for a list's first version: its listings are a starting state, not observed changes. */
+  baseline: boolean;
+  records: number;
+  active: number;
+  listed: number;
+  delisted: number;
+  changed: number;
+  unchanged: number;
+  /** Listing and delisting events written to the outbox. */
+  events: number;
+  guard: string;
+}
+
+/** The latest version of a list, or nulls when the list was never imported. */
+export interface SanctionsListState {
+  list: SanctionsListKey;
+  versionId: number | null;
+  asOf: string | null;
+  importedAt: number | null;
+  active: number;
+}
+
+export interface SanctionsVersionRow {
+  id: number;
+  list: SanctionsListKey;
+  asOf: string;
+  importedAt: number;
+  origin: string;
+  checksum: string;
+  records: number;
+  active: number;
+  listed: number;
+  delisted: number;
+  changed: number;
+  baseline: boolean;
+}
+
+/** A designation spell: a record id from the version it appeared in to the one it left. */
+export interface StoredDesignation {
+  id: number;
+  list: SanctionsListKey;
+  recordId: string;
+  active: boolean;
+  name: string;
+  program: string | null;
+  /** The list's own designation date, or null when it publishes none. */
+  listedAt: string | null;
+  /** as_of of the version where the record first appeared. */
+  firstSeen: string;
+  delistedAt: string | null;
+  sourceUrl: string;
+  /** Every IMO / MMSI the record carried while designated, current and former. */
+  allImos: number[];
+  allMmsis: number[];
+}
+
+/** A designation found by one of its identifiers. */
+export interface IdentifierHit extends StoredDesignation {
+  kind: "imo" | "mmsi";
+  value: number;
+  /** False when the record no longer carries the identifier (an IMO fixed, an MMSI changed on reflagging). */
+  current: boolean;
+}
+
+export interface SanctionsEvent {
+  id: number;
+  versionId: number;
+  list: SanctionsListKey;
+  recordId: string;
+  action: "listed" | "delisted";
+  name: string;
+  imos: number[];
+  mmsis: number[];
+  program: string | null;
+  date: string;
+  dateSource: "list" | "first_seen" | "absent";
+  sourceId: string;
+  sourceUrl: string;
+  baseline: boolean;
+  createdAt: number;
+}
+
+export interface SanctionsChange {
+  versionId: number;
+  asOf: string;
+  fields: string[];
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+export interface FindByIdentifiers {
+  imos: readonly number[];
+  mmsis: readonly number[];
+  lists: readonly SanctionsListKey[];
+  states?: readonly SanctionsListState[];
+}
+
+export interface SanctionsStore {
+  /**
+   * Stores a version all or nothing: diff against the list's active designations,
+   * the delisting guard, the new spells, delistings, identifier history and events in one
+   * transaction. Throws DelistingGuardError or SanctionsImportError and changes nothing.
+   */
+  importVersion(input: SanctionsVersionInput): Promise<SanctionsImportResult>;
+  /** Latest version of every list, including lists never imported. */
+  listStates(): Promise<SanctionsListState[]>;
+  versions(list: SanctionsListKey): Promise<SanctionsVersionRow[]>;
+  /** Active designations of a list in id order after `afterId`, with their latest parsed record. */
+  listActive(list: SanctionsListKey, afterId: number, limit: number): Promise<{ designation: StoredDesignation; record: Designation }[]>;
+  /**
+   * Designations (active and past) carrying any of the IMOs or MMSIs, current or former, of the
+   * given lists. `states` (from listStates) pins the versions to answer from, saving a read.
+   */
+  findByIdentifiers(query: FindByIdentifiers): Promise<IdentifierHit[]>;
+  /** Outbox read: events with id > afterId in id order. */
+  events(afterId: number, limit: number): Promise<SanctionsEvent[]>;
+  changes(designationId: number): Promise<SanctionsChange[]>;
+}
+
+/** An import refused for a reason other than the delisting guard; nothing was changed. */
+export class SanctionsImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SanctionsImportError";
+  }
+}
