@@ -8,7 +8,21 @@ import { parseArgs } from "node:util";
 import { ConfigError, parseConfig } from "../src/config.ts";
 import { isPlanId, PLAN_IDS, type PlanId, planSlot } from "../src/domain/plans.ts";
 import { DATASETS, importDataset, importMissingDatasets } from "../src/adapters/importers/datasets.ts";
-import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
+import { runSanctionsImportCommand, SanctionsUsageError } from "../src/adapters/importers/sanctions-import.ts";
+import { SanctionsRefresher } from "../src/adapters/sanctions-refresh.ts";
+import {
+  DEMO_ACCOUNT,
+  formatStation,
+  IngestUsageError,
+  ingestStream,
+  openInput,
+  prepareSimulate,
+  setupDemo,
+  startDemoSimulator,
+  stationsReport,
+} from "../src/adapters/ingest/cli.ts";
+import { senderFor, startSimulator } from "../src/adapters/ingest/simulator/index.ts";
+import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../src/main.ts";
 
 class UsageError extends Error {}
 
@@ -17,14 +31,21 @@ const USAGE = `usage: mds <command> [options]
   serve [--demo]                         serve the API (imports bundled data into an empty store)
   migrate                                bring the store's schema up to date
   import <dataset|all> [file|url]        import a dataset (${Object.keys(DATASETS).join(", ")})
+  import sanctions <list> [file|dir|url ...] [--as-of yyyy-mm-dd] [--max-delisted-share 0..1]
+  import sanctions --all                 re-import every list from its configured or official files
   accounts create [--name N] [--plan P] [--json]
   keys create --plan <tier> [--account <id>] [--name N] [--json]
   keys revoke <key-id>
   keys list --account <id> [--json]
   stations create --account <id> --name <name> [--json]
+  stations list --account <id> [--json]  stations with their ingest counters
+  ingest --station <id> [file|-]         NMEA lines from a file (.gz too) or stdin, as that station's
+  simulate [--station <id> --secret <s>] [--target tcp://127.0.0.1:5631] [--vessels N]
+                                         a simulated station sending to a running service (tcp:, udp:, http:)
 
 plans: ${PLAN_IDS.join(", ")}
-environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL`;
+environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
+  INGEST_TCP_PORT, INGEST_UDP_PORT`;
 
 function out(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -59,6 +80,13 @@ async function main(argv: string[]): Promise<void> {
       account: { type: "string" },
       name: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
+      all: { type: "boolean", default: false },
+      "as-of": { type: "string" },
+      "max-delisted-share": { type: "string" },
+      station: { type: "string" },
+      secret: { type: "string" },
+      target: { type: "string" },
+      vessels: { type: "string" },
     },
   });
   const [command, sub, arg] = positionals;
@@ -74,6 +102,16 @@ async function main(argv: string[]): Promise<void> {
       return withService(async () => out("schema is up to date"));
     case "import": {
       const dataset = sub;
+      if (dataset === "sanctions") {
+        const cmd = { args: positionals.slice(2), all: values.all, asOf: values["as-of"], maxDelistedShare: values["max-delisted-share"] };
+        return withService(async (s) => {
+          const write = (line: string) => process.stderr.write(`${line}\n`);
+          const ok = await runSanctionsImportCommand(s.services, { ...cmd, configured: s.config.sanctionsSources }, write).catch((e: unknown) => {
+            throw e instanceof SanctionsUsageError ? new UsageError(e.message) : e;
+          });
+          if (!ok) process.exitCode = 1;
+        });
+      }
       if (!dataset) throw new UsageError(`import needs a dataset: ${Object.keys(DATASETS).join(", ")} or all`);
       return withService(async (s) => {
         const ids = dataset === "all" ? Object.keys(DATASETS) : [dataset];
@@ -133,6 +171,24 @@ async function main(argv: string[]): Promise<void> {
         const { station, secret } = await s.services.stations.createStation(values.account, values.name);
         out(values.json ? JSON.stringify({ id: station.id, secret, account: station.accountId, name: station.name }) : `${station.id} ${secret}`);
       });
+    case "stations list":
+      return withService(async (s) => {
+        if (!values.account) throw new UsageError("stations list needs --account <id>");
+        const report = await stationsReport(s, values.account);
+        if (values.json) out(JSON.stringify(report));
+        else for (const h of report) out(formatStation(h));
+      });
+    case "ingest":
+      return withService(async (s) => {
+        const id = Number(values.station);
+        if (!values.station || !Number.isInteger(id) || id < 1) throw new UsageError("ingest needs --station <id>");
+        const summary = await ingestStream(s, id, openInput(sub)).catch((e: unknown) => {
+          throw e instanceof IngestUsageError ? new UsageError(e.message) : e;
+        });
+        out(JSON.stringify(summary));
+      });
+    case "simulate":
+      return simulate(values);
     default:
       throw new UsageError(`unknown command: ${positionals.join(" ")}\n\n${USAGE}`);
   }
@@ -142,21 +198,53 @@ async function serve(demo: boolean): Promise<void> {
   const service = await createService(parseConfig(process.env, PROJECT_ROOT));
   const log = service.app.log;
   for (const r of await importMissingDatasets(service, { progress: process.stderr.isTTY })) log.info(`imported ${r.id}: ${r.rows} rows`);
-  let sandboxKey: string | null = null;
-  if (demo) {
-    const accounts = service.services.accounts;
-    const account = (await accounts.findAccountByName("demo")) ?? (await accounts.createAccount({ name: "demo", webPlan: "sandbox", apiPlan: null }));
-    sandboxKey = (await accounts.createKey(account.id, "demo sandbox key")).key;
-  }
+  const demoSetup = demo ? await setupDemo(service) : null;
   const address = await service.app.listen({ port: service.config.port, host: service.config.host });
   const base = service.config.baseUrl ?? address;
+  const { tcpPort, udpPort } = await service.ingest.listen({ host: service.config.host, tcpPort: service.config.ingestTcpPort, udpPort: service.config.ingestUdpPort });
   out(`maritime-data-service listening on ${base}`);
-  if (sandboxKey) {
-    out(`sandbox key: ${sandboxKey}`);
-    out(`try: curl -H "Authorization: Bearer ${sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
+  out(`station ingest: tcp ${tcpPort ?? "off"}, udp ${udpPort ?? "off"}, http POST ${base}/ingest/nmea`);
+  if (demoSetup) {
+    out(`sandbox key: ${demoSetup.sandboxKey}`);
+    out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
+    out(`demo pro key: ${demoSetup.proKey} (account ${DEMO_ACCOUNT}, station ${demoSetup.station.id} fed by the built-in simulator)`);
+    out(`try: curl -H "Authorization: Bearer ${demoSetup.proKey}" "${base}/api/v1/me/feed?maxAge=5"`);
   }
+  const simulator = demoSetup ? startDemoSimulator(service, demoSetup, tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
+  // Off unless SANCTIONS_REFRESH_MINUTES is set; the first round runs in the background.
+  const minutes = service.config.sanctionsRefreshMinutes;
+  const refresher = minutes ? new SanctionsRefresher(service.services, { minutes, sources: service.config.sanctionsSources, log }) : null;
+  void refresher?.start();
   const stop = async () => {
+    await simulator?.stop();
+    await refresher?.stop();
     await service.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+/** Runs until interrupted, printing what was sent and acknowledged every 10 s on stderr. */
+async function simulate(values: { station?: string; secret?: string; target?: string; vessels?: string }): Promise<void> {
+  const plan = await prepareSimulate(values, () =>
+    withService(async (s) => {
+      const accounts = s.services.accounts;
+      const demo = (await accounts.findAccountByName(DEMO_ACCOUNT)) ?? (await accounts.createAccount({ name: DEMO_ACCOUNT, webPlan: "pro", apiPlan: null }));
+      const { station, secret } = await s.services.stations.createStation(demo.id, "simulator");
+      process.stderr.write(`created station ${station.id} on account ${demo.id} (${DEMO_ACCOUNT}); secret ${secret}\n`);
+      return { id: station.id, secret };
+    }),
+  ).catch((e: unknown) => {
+    throw e instanceof Error && !(e instanceof UsageError) && /^--|give --/.test(e.message) ? new UsageError(e.message) : e;
+  });
+  const sender = senderFor(plan.target, plan.id, plan.secret, (m) => process.stderr.write(`simulate: ${m}\n`));
+  const sim = startSimulator(sender, { datasetsDir: DATASETS_DIR, vessels: plan.vessels, stationTag: `station-${plan.id}` });
+  process.stderr.write(`simulating station ${plan.id}: ${sim.fleet.size} vessels -> ${values.target ?? "tcp://127.0.0.1:5631"}\n`);
+  const report = setInterval(() => process.stderr.write(`sent ${sender.sent()} lines, acknowledged ${sender.acknowledged()}, dropped ${sender.dropped()}\n`), 10_000);
+  const stop = async () => {
+    clearInterval(report);
+    await sim.stop();
     process.exit(0);
   };
   process.once("SIGINT", stop);

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "./domain/sanctions/designation.ts";
 
 /**
  * The environment, validated once at start. Every bad variable is reported with its
@@ -14,6 +15,32 @@ const url = (protocols: string[]) =>
     }
   }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`);
 
+/** "list=file-or-url[,...];list=...": where `import sanctions --all` and the refresh read a list instead of its official files. */
+const sanctionsSources = z.string().transform((v, ctx) => {
+  const out: Partial<Record<SanctionsListKey, string[]>> = {};
+  for (const part of v.split(";").map((p) => p.trim()).filter((p) => p !== "")) {
+    const eq = part.indexOf("=");
+    const list = part.slice(0, Math.max(0, eq)).trim();
+    const items = part.slice(eq + 1).split(",").map((x) => x.trim()).filter((x) => x !== "");
+    if (eq < 1 || !isSanctionsListKey(list) || items.length === 0) {
+      ctx.addIssue({ code: "custom", message: `must be list=file-or-url[,file-or-url...] joined by ";", lists from ${SANCTIONS_LISTS.join(", ")}` });
+      return z.NEVER;
+    }
+    out[list] = items;
+  }
+  return out;
+});
+
+/** A station listener's port, or `off`; 0 picks a free port. */
+const ingestPort = z.string().transform((v, ctx): number | null => {
+  if (v === "off") return null;
+  if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) {
+    ctx.addIssue({ code: "custom", message: "must be a port number 0..65535 or off" });
+    return z.NEVER;
+  }
+  return Number(v);
+});
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int("must be a whole number").min(0).max(65535, "must be 0..65535").default(8080),
   HOST: z.string().min(1).default("127.0.0.1"),
@@ -23,6 +50,10 @@ const EnvSchema = z.object({
   BASE_URL: url(["http:", "https:"]).optional(),
   SOURCES_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  INGEST_TCP_PORT: ingestPort.default(5631),
+  INGEST_UDP_PORT: ingestPort.default(5632),
+  SANCTIONS_REFRESH_MINUTES: z.coerce.number().int("must be a whole number").min(1, "must be at least 1; leave unset to turn the refresh off").optional(),
+  SANCTIONS_SOURCES: sanctionsSources.optional(),
 });
 
 export interface Config {
@@ -35,6 +66,13 @@ export interface Config {
   baseUrl: string | undefined;
   sourcesFile: string;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  /** Station listeners started by `serve` (AIS over TCP and signed UDP); null: off. */
+  ingestTcpPort: number | null;
+  ingestUdpPort: number | null;
+  /** Minutes between re-imports of the sanctions lists by `serve`; null: off. */
+  sanctionsRefreshMinutes: number | null;
+  /** Per-list sources overriding the official files. */
+  sanctionsSources: Partial<Record<SanctionsListKey, string[]>>;
 }
 
 export class ConfigError extends Error {
@@ -63,5 +101,9 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     baseUrl: e.BASE_URL?.replace(/\/+$/, ""),
     sourcesFile: e.SOURCES_FILE ? resolve(e.SOURCES_FILE) : resolve(projectRoot, "config/sources.json"),
     logLevel: e.LOG_LEVEL,
+    ingestTcpPort: e.INGEST_TCP_PORT,
+    ingestUdpPort: e.INGEST_UDP_PORT,
+    sanctionsRefreshMinutes: e.SANCTIONS_REFRESH_MINUTES ?? null,
+    sanctionsSources: e.SANCTIONS_SOURCES ?? {},
   };
 }

@@ -1,12 +1,16 @@
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./adapters/http/app.ts";
+import { registerIngestRoute } from "./adapters/http/ingest-route.ts";
+import { Ingest } from "./adapters/ingest/index.ts";
 import { FlexibleRateLimiter } from "./adapters/limits/rate-limiter.ts";
 import { SqlAccountStore } from "./adapters/storage/accounts-store.ts";
 import { SqlCreditLedger } from "./adapters/storage/credit-ledger.ts";
 import { WriteBehindLedger } from "./adapters/storage/write-behind-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "./adapters/storage/database.ts";
+import { SqlPositionStore } from "./adapters/storage/positions-store.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "./adapters/storage/reference-store.ts";
+import { SqlSanctionsStore } from "./adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "./adapters/storage/station-store.ts";
 import type { Config } from "./config.ts";
 import { KeyAuthenticator } from "./operations/authenticate.ts";
@@ -28,6 +32,8 @@ export interface Service {
   pipeline: Pipeline;
   datasets: DatasetLog;
   app: FastifyInstance;
+  /** AIS from stations: pipeline, directory, and the TCP/UDP listeners once `listen()`ed. */
+  ingest: Ingest;
   close(): Promise<void>;
 }
 
@@ -53,12 +59,16 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     accounts,
     ledger,
     stations: new SqlStationStore(store.db, clock),
+    positions: new SqlPositionStore(store.db, store.engine),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
+    sanctions: new SqlSanctionsStore(store.db),
   };
   const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock) };
-  const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(PROJECT_ROOT, "docs/errors.md") });
+  const ingest = new Ingest(services.positions, clock, {}, (err) => app.log.error({ err }, "AIS batch write failed; kept for retry"));
+  const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(PROJECT_ROOT, "docs/errors.md"), metricRegistries: [ingest.metrics.registry] });
+  registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
   return {
     config,
     store,
@@ -66,9 +76,10 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     pipeline,
     datasets: new SqlDatasetLog(store.db),
     app,
+    ingest,
     async close() {
       await app.close();
-      await ledger.close();
+      await ingest.close();
       await limiter.close();
       await store.close();
     },

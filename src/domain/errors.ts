@@ -15,6 +15,9 @@ export const ERROR_CODES = {
   archive_unavailable: { status: 503, retryable: true, message: "The position archive (older than 90 days) cannot be reached right now; retry later. Not charged." },
   service_unavailable: { status: 503, retryable: true, message: "A backing store cannot be reached right now; retry later. Not charged." },
   internal_error: { status: 500, retryable: true, message: "Something went wrong on our side. Not charged." },
+  station_unauthenticated: { status: 401, retryable: false, message: "Station ingest needs `Authorization: Bearer <station secret>` of a known station." },
+  payload_too_large: { status: 413, retryable: false, message: "The request body is larger than this endpoint accepts; send it in smaller parts." },
+  unsupported_media_type: { status: 415, retryable: false, message: "The request body must be sent with the content type this endpoint accepts." },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

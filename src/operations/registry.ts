@@ -1,8 +1,12 @@
 import { flagsGet } from "./flags.get.ts";
+import { meFeed } from "./me.feed.ts";
+import { meStations } from "./me.stations.ts";
 import type { Operation } from "./operation.ts";
 import { portsGet } from "./ports.get.ts";
 import { portsList } from "./ports.list.ts";
+import { sanctionsList } from "./sanctions.list.ts";
+import { screen } from "./screen.ts";
 import { usageGet } from "./usage.get.ts";
 
 /** The single list of operations: REST routes, OpenAPI and MCP tools are generated from it. */
-export const OPERATIONS: readonly Operation[] = [portsList, portsGet, flagsGet, usageGet] as unknown as readonly Operation[];
+export const OPERATIONS: readonly Operation[] = [portsList, portsGet, flagsGet, usageGet, meFeed, meStations, sanctionsList, screen] as unknown as readonly Operation[];

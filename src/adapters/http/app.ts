@@ -6,6 +6,7 @@ import { errorBody, execute, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { openApiDocument } from "./openapi.ts";
 import { HttpMetrics } from "./metrics.ts";
+import type { Registry } from "prom-client";
 
 export interface AppOptions {
   pipeline: Pipeline;
@@ -15,6 +16,8 @@ export interface AppOptions {
   logLevel?: string;
   /** The text served at /docs/errors. */
   errorsDocPath?: string;
+  /** Further Prometheus registries served at /metrics (AIS ingest). */
+  metricRegistries?: Registry[];
 }
 
 /** Builds the Fastify app (no listen): one route per operation, all through execute(). */
@@ -33,7 +36,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       (reply as FastifyReply).code(400).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(body));
     },
   });
-  const metrics = new HttpMetrics();
+  const metrics = new HttpMetrics(options.metricRegistries);
   const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
 
   for (const op of options.operations) {

@@ -13,6 +13,13 @@ export class HttpMetrics {
     registers: [this.#registry],
   });
 
+  /** Registries of other parts (AIS ingest) served alongside. */
+  readonly #others: Registry[];
+
+  constructor(others: Registry[] = []) {
+    this.#others = others;
+  }
+
   get contentType(): string {
     return this.#registry.contentType;
   }
@@ -24,6 +31,6 @@ export class HttpMetrics {
   }
 
   render(): Promise<string> {
-    return this.#registry.metrics();
+    return this.#others.length === 0 ? this.#registry.metrics() : Registry.merge([this.#registry, ...this.#others]).metrics();
   }
 }

@@ -27,7 +27,7 @@ import {
   R_PAYLOAD_TOO_SHORT,
   R_UNKNOWN_TYPE24_PART,
 } from "./reasons.ts";
-import { bit, clearFrom, s, text, u, unpackArmored } from "./sixbit.ts";
+import { bit, clearFrom, s, symbols, text, u, unpackArmored } from "./sixbit.ts";
 
 // "Not available" raw values (M.1371-5 Annex 8, descriptions of messages 1-5, 9, 17, 18, 27).
 /** 181 degrees in 1/10000 minute. */
@@ -100,6 +100,121 @@ function heading9(start: number): number | null {
   return v === 511 ? null : v;
 }
 
+/**
+ * Types 1-3 of full length (168 bits or more, nearly every report): the same fields as
+ * the general case below, read straight from the six-bit symbols at their fixed offsets
+ * (M.1371-5 Annex 8, message 1), since these reports are most of any feed.
+ */
+function positionA(
+  type: 1 | 2 | 3,
+  repeat: number,
+  mmsi: number,
+  time: number | null,
+  station: string | null,
+  source: string | null,
+  channel: string | null,
+  own: boolean,
+): PositionReportClassA {
+  const b = symbols();
+  const s7 = b[7]!;
+  const s8 = b[8]!;
+  const s10 = b[10]!;
+  const s14 = b[14]!;
+  const s19 = b[19]!;
+  const s21 = b[21]!;
+  const s22 = b[22]!;
+  const s23 = b[23]!;
+  const s24 = b[24]!;
+  // Bits 42-49, signed.
+  const rotRaw = (((s7 << 2) | (s8 >> 4)) << 24) >> 24;
+  const rot = rotRaw === -128 ? null : rotRaw;
+  let turnDegPerMin: number | null = null;
+  if (rot !== null && rot !== 127 && rot !== -127) {
+    const r = rot / 4.733;
+    turnDegPerMin = rot < 0 ? -(r * r) : r * r;
+  }
+  const sog = ((s8 & 15) << 6) | b[9]!; // bits 50-59
+  // Bits 61-88 and 89-115, signed 28 and 27 bits.
+  const lon = ((((s10 & 31) << 23) | (b[11]! << 17) | (b[12]! << 11) | (b[13]! << 5) | (s14 >> 1)) << 4) >> 4;
+  const lat = ((((s14 & 1) << 26) | (b[15]! << 20) | (b[16]! << 14) | (b[17]! << 8) | (b[18]! << 2) | (s19 >> 4)) << 5) >> 5;
+  const cog = ((s19 & 15) << 8) | (b[20]! << 2) | (s21 >> 4); // bits 116-127
+  const heading = ((s21 & 15) << 5) | (s22 >> 1); // bits 128-136
+  return {
+    type,
+    repeat,
+    mmsi,
+    time,
+    station,
+    source,
+    channel,
+    own,
+    navStatus: b[6]! & 15,
+    rot,
+    turnDegPerMin,
+    sog: sog === 1023 ? null : sog / 10,
+    accuracy: (s10 & 32) !== 0,
+    lon: lon === LON_NA ? null : lon / 600000,
+    lat: lat === LAT_NA ? null : lat / 600000,
+    cog: cog === 3600 ? null : cog / 10,
+    heading: heading === 511 ? null : heading,
+    second: ((s22 & 1) << 5) | (s23 >> 1),
+    maneuver: ((s23 & 1) << 1) | (s24 >> 5),
+    raim: (s24 & 2) !== 0,
+    radio: ((s24 & 1) << 18) | (b[25]! << 12) | (b[26]! << 6) | b[27]!,
+  };
+}
+
+/** Type 18 of full length (168 bits), read at its fixed offsets like positionA(). */
+function positionB(
+  repeat: number,
+  mmsi: number,
+  time: number | null,
+  station: string | null,
+  source: string | null,
+  channel: string | null,
+  own: boolean,
+): PositionReportClassB {
+  const b = symbols();
+  const s9 = b[9]!;
+  const s14 = b[14]!;
+  const s18 = b[18]!;
+  const s20 = b[20]!;
+  const s22 = b[22]!;
+  const s23 = b[23]!;
+  const s24 = b[24]!;
+  const sog = ((b[7]! & 3) << 8) | (b[8]! << 2) | (s9 >> 4); // bits 46-55
+  // Bits 57-84 and 85-111, signed 28 and 27 bits.
+  const lon = ((((s9 & 7) << 25) | (b[10]! << 19) | (b[11]! << 13) | (b[12]! << 7) | (b[13]! << 1) | (s14 >> 5)) << 4) >> 4;
+  const lat = ((((s14 & 31) << 22) | (b[15]! << 16) | (b[16]! << 10) | (b[17]! << 4) | (s18 >> 2)) << 5) >> 5;
+  const cog = ((s18 & 3) << 10) | (b[19]! << 4) | (s20 >> 2); // bits 112-123
+  const heading = ((s20 & 3) << 7) | (b[21]! << 1) | (s22 >> 5); // bits 124-132
+  return {
+    type: 18,
+    repeat,
+    mmsi,
+    time,
+    station,
+    source,
+    channel,
+    own,
+    sog: sog === 1023 ? null : sog / 10,
+    accuracy: (s9 & 8) !== 0,
+    lon: lon === LON_NA ? null : lon / 600000,
+    lat: lat === LAT_NA ? null : lat / 600000,
+    cog: cog === 3600 ? null : cog / 10,
+    heading: heading === 511 ? null : heading,
+    second: ((s22 & 31) << 1) | (s23 >> 5),
+    cs: (s23 & 4) !== 0,
+    display: (s23 & 2) !== 0,
+    dsc: (s23 & 1) !== 0,
+    band: (s24 & 32) !== 0,
+    msg22: (s24 & 16) !== 0,
+    assigned: (s24 & 8) !== 0,
+    raim: (s24 & 4) !== 0,
+    radio: ((s24 & 3) << 18) | (b[25]! << 12) | (b[26]! << 6) | b[27]!,
+  };
+}
+
 /** Decode the symbols currently unpacked (bitLen valid bits) with the given envelope. */
 export function decodeUnpacked(
   bitLen: number,
@@ -118,6 +233,7 @@ export function decodeUnpacked(
     case 1:
     case 2:
     case 3: {
+      if (bitLen >= 168) return positionA(type, repeat, mmsi, time, station, source, channel, own);
       if (bitLen < MIN_BITS_POS_A) return R_PAYLOAD_TOO_SHORT;
       const rotRaw = s(42, 8);
       const rot = rotRaw === -128 ? null : rotRaw;
@@ -319,6 +435,7 @@ export function decodeUnpacked(
       };
     }
     case 18: {
+      if (bitLen >= 168) return positionB(repeat, mmsi, time, station, source, channel, own);
       if (bitLen < MIN_BITS_POS_B) return R_PAYLOAD_TOO_SHORT;
       const m: PositionReportClassB = {
         type,

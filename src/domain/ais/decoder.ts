@@ -24,7 +24,7 @@ import {
   R_NOT_AIS,
   R_PENDING_OVERFLOW,
 } from "./reasons.ts";
-import { isArmored, unpackArmored } from "./sixbit.ts";
+import { ARMOR_TABLE, beginUnpack, endUnpack, unpackArmored } from "./sixbit.ts";
 
 export interface AisDecoderOptions {
   /**
@@ -99,6 +99,9 @@ function hexAt(line: string, i: number): number {
   const v = HEX[line.charCodeAt(i)];
   return v === undefined ? -1 : v;
 }
+
+/** Positions of the first six commas of the line being parsed (scratch, reused). */
+const COMMAS = new Int32Array(6);
 
 /** Interned channel strings for the common one-character channels. */
 const CHANNELS: string[] = [];
@@ -177,47 +180,55 @@ class Decoder implements AisDecoder {
     }
 
     // One pass from after '!' to '*': checksum (XOR of everything in between,
-    // IEC 61162-1 / NMEA 0183) and the positions of the first six commas.
+    // IEC 61162-1 / NMEA 0183), the positions of the first six commas, and the payload
+    // (field 6) unpacked into six-bit symbols on the way, so that each character is
+    // read once: reading characters is most of the cost of decoding a line.
+    const cpos = COMMAS;
+    const sym = beginUnpack(MAX_SENTENCE);
     let x = 0;
     let commas = 0;
-    let c0 = 0;
-    let c1 = 0;
-    let c2 = 0;
-    let c3 = 0;
-    let c4 = 0;
-    let c5 = 0;
+    let nsym = 0;
+    let bad = 0;
     let i = p + 1;
-    const limit = Math.min(end, p + MAX_SENTENCE);
+    const limit = end < p + MAX_SENTENCE ? end : p + MAX_SENTENCE;
+    // Three loops rather than one with a state test per character: the header up to
+    // the fifth comma, the payload, then the rest up to '*'.
     for (; i < limit; i++) {
       const ch = line.charCodeAt(i);
       if (ch === 42) break;
       x ^= ch;
       if (ch === 44) {
-        switch (commas) {
-          case 0:
-            c0 = i;
-            break;
-          case 1:
-            c1 = i;
-            break;
-          case 2:
-            c2 = i;
-            break;
-          case 3:
-            c3 = i;
-            break;
-          case 4:
-            c4 = i;
-            break;
-          case 5:
-            c5 = i;
-            break;
+        cpos[commas++] = i;
+        if (commas === 5) {
+          i++;
+          break;
         }
-        commas++;
+      }
+    }
+    if (commas === 5) {
+      const armor = ARMOR_TABLE;
+      for (; i < limit; i++) {
+        const ch = line.charCodeAt(i);
+        if (ch === 44 || ch === 42) break;
+        x ^= ch;
+        // A character outside the armor set makes `bad` negative; what it stored is never read.
+        const v = ch < 128 ? (armor[ch] as number) : -1;
+        bad |= v;
+        sym[nsym++] = v;
+      }
+      for (; i < limit; i++) {
+        const ch = line.charCodeAt(i);
+        if (ch === 42) break;
+        x ^= ch;
+        if (ch === 44) {
+          if (commas < 6) cpos[commas] = i;
+          commas++;
+        }
       }
     }
     if (i >= limit) return this.reject(limit < end ? R_LINE_TOO_LONG : R_NO_CHECKSUM);
     const star = i;
+    const c0 = cpos[0]!;
 
     // Address field: two talker characters then VDM or VDO (AI, AB, BS, SA, ... all accepted).
     if (
@@ -242,6 +253,11 @@ class Decoder implements AisDecoder {
     // Exactly seven fields: address, count, number, sequence id, channel, payload, fill.
     if (commas !== 6) return this.reject(R_BAD_FIELD_COUNT);
 
+    const c1 = cpos[1]!;
+    const c2 = cpos[2]!;
+    const c3 = cpos[3]!;
+    const c4 = cpos[4]!;
+    const c5 = cpos[5]!;
     // Fragment count and number: one digit each, 1 <= number <= count <= 9.
     if (c1 - c0 !== 2 || c2 - c1 !== 2) return this.reject(R_BAD_HEADER_FIELD);
     const total = line.charCodeAt(c0 + 1) - 48;
@@ -269,15 +285,15 @@ class Decoder implements AisDecoder {
 
     if (total === 1) {
       if (payEnd === payStart) return this.reject(R_EMPTY_PAYLOAD);
-      const n = unpackArmored(line, payStart, payEnd);
-      if (n < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
-      return this.emit(decodeUnpacked(n * 6 - fill, time, this.tagStation, ctx.source, channel, own));
+      if (bad < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
+      endUnpack(nsym);
+      return this.emit(decodeUnpacked(nsym * 6 - fill, time, this.tagStation, ctx.source, channel, own));
     }
 
     // Multi-part. Key: source, talker, channel, sequence id (or the tag-block group
     // id when the sequence id is empty) and fragment count, so that interleaved
     // messages from different ships, channels or receivers are never spliced.
-    if (!isArmored(line, payStart, payEnd)) return this.reject(R_BAD_PAYLOAD_CHAR);
+    if (bad < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
     let key = ctx.source + "\u0000" + line.slice(p + 1, p + 3) + "\u0000" + channel + "\u0000" + total;
     if (seqLen === 1) key += line[c2 + 1];
     else if (this.tagGroup !== null) key += "g" + this.tagGroup;

@@ -55,6 +55,31 @@ export function unpackArmored(str: string, start: number, end: number): number {
   return n;
 }
 
+/**
+ * For a caller that unpacks while it scans (the stream decoder reads each character
+ * once for the checksum and unpacks the payload in the same pass): the symbol buffer,
+ * with room for at least `maxSymbols` symbols and the padding. Finish with endUnpack().
+ */
+export function beginUnpack(maxSymbols: number): Uint8Array {
+  if (maxSymbols + PAD_SYMBOLS > sym.length) sym = new Uint8Array((maxSymbols + PAD_SYMBOLS) * 2);
+  return sym;
+}
+
+/** Marks the first `n` symbols written since beginUnpack() as the payload, zero-padded. */
+export function endUnpack(n: number): void {
+  const buf = sym;
+  for (let i = n; i < n + PAD_SYMBOLS; i++) buf[i] = 0;
+  symCount = n;
+}
+
+/** The symbols currently unpacked (valid up to the message length, then zeros), for fixed-layout fast paths. */
+export function symbols(): Uint8Array {
+  return sym;
+}
+
+/** ARMOR as a lookup for fused scanners: value 0..63, or -1 outside the armor set (index < 128). */
+export const ARMOR_TABLE: Readonly<Int8Array> = ARMOR;
+
 /** True when every character of str[start..end) is in the armor set. */
 export function isArmored(str: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
@@ -118,9 +143,14 @@ export function bit(start: number): boolean {
  */
 export function text(start: number, chars: number): string {
   const codes = TEXT_CODES;
+  const buf = sym;
+  // A character straddles two symbols at a fixed offset: shift them together.
+  let i = (start / 6) | 0;
+  const off = start - i * 6;
+  const back = 6 - off;
   let n = 0;
-  for (let p = start; n < chars; n++, p += 6) {
-    const v = u(p, 6);
+  for (; n < chars; n++, i++) {
+    const v = ((buf[i]! << off) | (buf[i + 1]! >> back)) & 63;
     if (v === 0) break;
     codes[n] = v < 32 ? v + 64 : v;
   }

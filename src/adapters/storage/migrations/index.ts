@@ -1,5 +1,7 @@
 import type { Migration } from "kysely";
 import { foundation } from "./0001-foundation.ts";
+import { ais } from "./0002-ais.ts";
+import { sanctions } from "./0003-sanctions.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -9,5 +11,7 @@ import type { ColumnTypes } from "./column-types.ts";
 export function allMigrations(types: ColumnTypes): Record<string, Migration> {
   return {
     "0001_foundation": foundation(types),
+    "0002_ais": ais(types),
+    "0003_sanctions": sanctions(types),
   };
 }

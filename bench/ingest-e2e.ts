@@ -1,0 +1,177 @@
+// End-to-end AIS ingest: a simulated station sends NMEA into the running service over TCP
+// and over signed UDP; we count the positions stored per second, on SQLite and (when
+// DATABASE_URL is set) PostgreSQL, side by side in one run.
+//
+//   npx node bench/ingest-e2e.ts [--positions 200000] [--udp-lines 10]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx node bench/ingest-e2e.ts
+//
+// The service is the real one (createService: pipeline, listeners, store) in this process;
+// the station is a worker thread, so sender and receiver do not share an event loop.
+// Input: `--positions` Class A reports from 20,000 vessels, each line with a tag-block
+// time (so every fix has its own (mmsi, time) key and none is a duplicate), encoded with
+// src/domain/ais/encode.ts. TCP: AUTH, every line, half-close, wait for the final ACK
+// (sent after the last batch is committed); stored must equal acknowledged. UDP: signed
+// datagrams of `--udp-lines` lines sent as fast as the worker can; losses (kernel drops)
+// are counted from the datagrams received and the fixes stored.
+
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import pg from "pg";
+
+interface Job {
+  kind: "tcp" | "udp";
+  port: number;
+  stationId: number;
+  secret: string;
+  lines: string[];
+  udpLines: number;
+}
+
+interface Sent {
+  sent: number;
+  acked: number;
+  datagrams: number;
+  ms: number;
+}
+
+async function station(job: Job): Promise<Sent> {
+  const t0 = performance.now();
+  if (job.kind === "tcp") {
+    const { connect } = await import("node:net");
+    return new Promise((resolve, reject) => {
+      const s = connect({ host: "127.0.0.1", port: job.port, noDelay: true });
+      let text = "";
+      let acked = 0;
+      s.setEncoding("latin1");
+      s.on("data", (d: string) => {
+        text += d;
+        const m = [...text.matchAll(/ACK (\d+)\n/g)];
+        if (m.length > 0) acked = Number(m.at(-1)![1]);
+        text = text.slice(text.lastIndexOf("\n") + 1);
+      });
+      s.on("error", reject);
+      s.on("close", () => resolve({ sent: job.lines.length, acked, datagrams: 0, ms: performance.now() - t0 }));
+      s.on("connect", async () => {
+        s.write(`AUTH ${job.secret}\n`);
+        // Writes of ~64 KB, waiting for 'drain' as a forwarder would.
+        for (let at = 0; at < job.lines.length; at += 1_000) {
+          const ok = s.write(`${job.lines.slice(at, at + 1_000).join("\r\n")}\r\n`);
+          if (!ok) await new Promise((r) => s.once("drain", r));
+        }
+        s.end();
+      });
+    });
+  }
+  const { createSocket } = await import("node:dgram");
+  const { signDatagram, udpKeyFromSecret } = await import("../src/adapters/ingest/udp-signature.ts");
+  const sock = createSocket("udp4");
+  const key = udpKeyFromSecret(job.secret);
+  let datagrams = 0;
+  let inflight = 0;
+  for (let at = 0, seq = 0; at < job.lines.length; at += job.udpLines, seq++) {
+    const msg = signDatagram(key, job.stationId, Math.floor(Date.now() / 1000), seq, job.lines.slice(at, at + job.udpLines));
+    inflight++;
+    sock.send(msg, job.port, "127.0.0.1", () => inflight--);
+    datagrams++;
+    // Let the socket drain its send queue now and then, as a real sender's loop would.
+    if (datagrams % 64 === 0) await new Promise((r) => setImmediate(r));
+  }
+  while (inflight > 0) await new Promise((r) => setImmediate(r));
+  sock.close();
+  return { sent: job.lines.length, acked: 0, datagrams, ms: performance.now() - t0 };
+}
+
+if (!isMainThread) {
+  station(workerData as Job).then((r) => parentPort!.postMessage(r));
+} else {
+  await main();
+}
+
+function arg(name: string, dflt: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < process.argv.length ? (process.argv[i + 1] as string) : dflt;
+}
+
+async function main() {
+  const { encodePositionA, toSentences } = await import("../src/domain/ais/encode.ts");
+  const { parseConfig } = await import("../src/config.ts");
+  const { createService, PROJECT_ROOT } = await import("../src/main.ts");
+  const total = Number(arg("positions", "200000"));
+  const udpLines = Number(arg("udp-lines", "10"));
+  const VESSELS = 20_000;
+  const T0 = Date.parse("2026-11-20T00:00:00Z");
+
+  /** Report k of vessel v at T0 + k s: unique keys; positions spread over the Baltic. */
+  function lines(firstMmsi: number): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < total; i++) {
+      const v = i % VESSELS;
+      const k = Math.floor(i / VESSELS);
+      const p = encodePositionA({ mmsi: firstMmsi + v, lat: 55 + (v % 100) / 10 + k * 0.001, lon: 10 + Math.floor(v / 100) / 10, sog: 12.3, cog: 45, heading: 44, navStatus: 0, second: k % 60 });
+      out.push(toSentences(p, { time: T0 + k * 1_000 })[0]!);
+    }
+    return out;
+  }
+
+  const engines: { name: string; url?: string }[] = [{ name: "sqlite" }];
+  if (process.env.DATABASE_URL) engines.push({ name: "postgres", url: process.env.DATABASE_URL });
+  const w = (s: string) => process.stdout.write(`${s}\n`);
+  w(`node ${process.version}; ${total.toLocaleString("en")} position reports per run, ${VESSELS.toLocaleString("en")} vessels; UDP ${udpLines} lines per datagram`);
+  w("");
+  w("| engine | transport | sent | acknowledged | datagrams sent / received | stored | lost | seconds | positions stored/s |");
+  w("|---|---|---|---|---|---|---|---|---|");
+
+  for (const engine of engines) {
+    const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-"));
+    let dropDb: (() => Promise<void>) | null = null;
+    const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+    if (engine.url) {
+      const name = `mds_bench_${randomBytes(4).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: engine.url });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const u = new URL(engine.url);
+      u.pathname = `/${name}`;
+      env.DATABASE_URL = u.toString();
+      dropDb = async () => {
+        const c = new pg.Client({ connectionString: engine.url });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      };
+    }
+    const service = await createService(parseConfig(env, PROJECT_ROOT));
+    const { tcpPort, udpPort } = await service.ingest.listen({ host: "127.0.0.1", tcpPort: 0, udpPort: 0 });
+    const account = await service.services.accounts.createAccount({ name: "bench", webPlan: "pro", apiPlan: null });
+
+    for (const [i, kind] of (["tcp", "udp"] as const).entries()) {
+      const { station: st, secret } = await service.services.stations.createStation(account.id, `bench ${kind}`);
+      const job: Job = { kind, port: kind === "tcp" ? tcpPort! : udpPort!, stationId: st.id, secret, lines: lines(200_000_000 + i * 1_000_000), udpLines };
+      const before = service.ingest.udp!.datagrams();
+      const t0 = performance.now();
+      const sent = await new Promise<Sent>((resolve, reject) => {
+        const worker = new Worker(new URL(import.meta.url), { workerData: job });
+        worker.once("message", resolve);
+        worker.once("error", reject);
+      });
+      // UDP has no ACK: the end is when the last datagram has been handled and written.
+      if (kind === "udp") await new Promise((r) => setTimeout(r, 100));
+      await service.ingest.pipeline.flush();
+      const sec = (performance.now() - t0) / 1000;
+      const stored = await service.services.positions.countPositions(st.id);
+      const received = service.ingest.udp!.datagrams() - before;
+      const lost = sent.sent - stored;
+      w(
+        `| ${engine.name} | ${kind} | ${sent.sent.toLocaleString("en")} | ${kind === "tcp" ? sent.acked.toLocaleString("en") : "-"} | ${kind === "udp" ? `${sent.datagrams.toLocaleString("en")} / ${received.toLocaleString("en")}` : "-"} | ${stored.toLocaleString("en")} | ${lost.toLocaleString("en")}${lost > 0 ? ` (${((lost / sent.sent) * 100).toFixed(1)}%)` : ""} | ${sec.toFixed(2)} | ${Math.round(stored / sec).toLocaleString("en")} |`,
+      );
+      if (kind === "tcp" && stored !== sent.acked) w(`  !! ${engine.name}: ${sent.acked - stored} acknowledged lines not stored`);
+    }
+    await service.close();
+    if (dropDb) await dropDb();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

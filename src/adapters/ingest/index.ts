@@ -1,0 +1,48 @@
+import type { Clock } from "../../ports/clock.ts";
+import type { PositionStore } from "../../ports/positions.ts";
+import { IngestMetrics } from "./metrics.ts";
+import { type IngestOptions, IngestPipeline } from "./pipeline.ts";
+import { StationDirectory } from "./station-directory.ts";
+import { startTcpListener, type TcpListener } from "./tcp-listener.ts";
+import { startUdpListener, type UdpListener } from "./udp-listener.ts";
+
+export interface ListenOptions {
+  host: string;
+  /** null: off; 0: any free port. */
+  tcpPort: number | null;
+  udpPort: number | null;
+}
+
+/**
+ * AIS ingest of one process: the pipeline (decode, batch, write), the station directory
+ * and the listeners. The HTTP route is registered on the API app (http/ingest-route.ts);
+ * the TCP and UDP listeners start only when asked (`serve`, tests, benchmarks).
+ */
+export class Ingest {
+  readonly metrics = new IngestMetrics();
+  readonly directory: StationDirectory;
+  readonly pipeline: IngestPipeline;
+  readonly #clock: Clock;
+  tcp: TcpListener | null = null;
+  udp: UdpListener | null = null;
+
+  constructor(positions: PositionStore, clock: Clock, options: IngestOptions = {}, onError?: (e: unknown) => void) {
+    this.#clock = clock;
+    this.directory = new StationDirectory(positions, clock);
+    this.pipeline = new IngestPipeline(positions, clock, this.metrics, options, onError);
+  }
+
+  async listen(options: ListenOptions): Promise<{ tcpPort: number | null; udpPort: number | null }> {
+    if (options.tcpPort !== null && !this.tcp) this.tcp = await startTcpListener(this.pipeline, this.directory, { port: options.tcpPort, host: options.host });
+    if (options.udpPort !== null && !this.udp) this.udp = await startUdpListener(this.pipeline, this.directory, this.#clock, { port: options.udpPort, host: options.host });
+    return { tcpPort: this.tcp?.port ?? null, udpPort: this.udp?.port ?? null };
+  }
+
+  /** Stops the listeners, then writes what they delivered. */
+  async close(): Promise<void> {
+    await Promise.all([this.tcp?.close(), this.udp?.close()]);
+    this.tcp = null;
+    this.udp = null;
+    await this.pipeline.close();
+  }
+}

@@ -1,0 +1,501 @@
+import { type AisDecoder, type AisDecoderStats, createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
+import { isValidImo } from "../../domain/identifiers.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { CounterDelta, IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
+import type { IngestMetrics, Transport } from "./metrics.ts";
+
+export interface IngestOptions {
+  /** Position rows per write; a write starts as soon as this many are waiting. */
+  batchSize?: number;
+  /** Longest a received line waits before its batch is written (ms). */
+  flushIntervalMs?: number;
+  /** Rows waiting above which senders are slowed (TCP paused) or dropped and counted (UDP). */
+  maxBuffered?: number;
+  /** Fixes stamped further ahead of the receive time than this (a wrong tag-block clock) are not stored. */
+  futureToleranceMs?: number;
+  /** Incomplete multi-part messages are dropped after this long (decoder option). */
+  fragmentTimeoutMs?: number;
+}
+
+export interface SubmitContext {
+  /** Connection or sender id: multi-part messages are reassembled only within one source. */
+  source: string;
+  transport: Transport;
+}
+
+/** What a submit did with its lines; `stored` resolves once everything they produced is committed. */
+export interface SubmitResult {
+  lines: number;
+  messages: number;
+  fragments: number;
+  rejected: number;
+  /** Dropped lines by decoder reason (only with `detail`). */
+  reasons: Record<string, number>;
+  /** Valid fixes queued for storage. */
+  positions: number;
+  /** Position reports without a usable position (no fix, out of range, MMSI 0) or stamped in the future. */
+  invalidPositions: number;
+  statics: number;
+  stored: Promise<void>;
+}
+
+/** Station counter names for what the pipeline counts itself (the decoder's counts are `type:N`, `reason:R`). */
+export const STATION_COUNTERS = {
+  positions: "positions",
+  invalid: "positions_invalid",
+  future: "positions_future",
+  statics: "statics",
+  unauthenticated: "unauthenticated",
+  oversized: "oversized_lines",
+  udpLost: "udp_lost",
+  overload: "overload_dropped",
+} as const;
+
+interface StationState {
+  station: IngestStation;
+  decoder: AisDecoder;
+  /** Decoder stats already turned into counter deltas. */
+  seen: AisDecoderStats;
+  /** Counts of the pipeline and listeners not yet written. */
+  pending: Map<string, number>;
+  heardAt: number;
+}
+
+interface Waiter {
+  /** Position rows enqueued (in total) when the submit finished. */
+  rows: number;
+  /** Flushes started before the submit; it needs a later one (which takes its identities and counters). */
+  startedFlushes: number;
+  resolve: () => void;
+}
+
+const DEFAULTS: Required<IngestOptions> = {
+  batchSize: 5_000,
+  flushIntervalMs: 200,
+  maxBuffered: 200_000,
+  futureToleranceMs: 10 * 60_000,
+  fragmentTimeoutMs: 10_000,
+};
+
+const RESOLVED = Promise.resolve();
+
+function text(v: string): string | null {
+  return v === "" ? null : v;
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/**
+ * Lines from authenticated stations -> decoder (one per station) -> fixes and identities
+ * -> bounded batches written by one writer at a time.
+ *
+ * Why batches: a row per statement would cap SQLite at a few thousand rows/s and keep
+ * PostgreSQL's pool busy; one transaction per batch writes tens of thousands per second
+ * and keeps each SQLite statement short (positions-store.ts). Senders learn that their
+ * lines are stored through `stored` (TCP ACKs and the HTTP answer wait on it), so an
+ * acknowledged line is never lost by a crash afterwards.
+ */
+export class IngestPipeline {
+  readonly #store: PositionStore;
+  readonly #clock: Clock;
+  readonly #metrics: IngestMetrics;
+  readonly #opt: Required<IngestOptions>;
+  readonly #stations = new Map<number, StationState>();
+  readonly #touched = new Set<StationState>();
+
+  #positions: PositionFix[] = [];
+  #latest = new Map<string, PositionFix>();
+  #identities = new Map<string, VesselIdentityUpdate>();
+  #waiters: Waiter[] = [];
+  /** Rows ever enqueued / ever committed (only rows in the buffer are between the two). */
+  #rowsEnqueued = 0;
+  #rowsCommitted = 0;
+  #flushesStarted = 0;
+  #flushing: Promise<void> | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #immediate: NodeJS.Immediate | null = null;
+  #retryMs = 0;
+  #drainWaiters: (() => void)[] = [];
+  #closed = false;
+  #onError: (e: unknown) => void;
+
+  constructor(store: PositionStore, clock: Clock, metrics: IngestMetrics, options: IngestOptions = {}, onError: (e: unknown) => void = () => {}) {
+    this.#store = store;
+    this.#clock = clock;
+    this.#metrics = metrics;
+    this.#opt = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+    this.#onError = onError;
+  }
+
+  get metrics(): IngestMetrics {
+    return this.#metrics;
+  }
+
+  /** Rows waiting to be written. */
+  get buffered(): number {
+    return this.#positions.length;
+  }
+
+  /** True while senders should be slowed: TCP sockets pause, UDP datagrams are dropped and counted. */
+  get overloaded(): boolean {
+    return this.#positions.length >= this.#opt.maxBuffered;
+  }
+
+  /** Resolves once the buffer is back under half its bound. */
+  whenDrained(): Promise<void> {
+    if (this.#positions.length < this.#opt.maxBuffered / 2) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  /**
+   * Decodes lines from one authenticated station and queues what they carry. Synchronous
+   * up to the returned promise, so a caller's lines are counted in the order received.
+   * With `detail`, the result counts dropped lines by reason (the HTTP answer does); with
+   * `wait: false`, `stored` is not tracked (already resolved).
+   */
+  submit(station: IngestStation, lines: readonly string[], ctx: SubmitContext, options: { detail?: boolean; wait?: boolean } = {}): SubmitResult {
+    const detail = options.detail === true;
+    const state = this.#state(station);
+    const now = this.#clock.now();
+    const before = detail ? state.decoder.stats() : null;
+    const decoder = state.decoder;
+    const feedCtx = { source: ctx.source, receivedAt: now };
+    const latestFuture = now + this.#opt.futureToleranceMs;
+    let messages = 0;
+    let positions = 0;
+    let invalid = 0;
+    let future = 0;
+    let statics = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const m = decoder.feed(lines[i]!, feedCtx);
+      if (m === null) continue;
+      messages++;
+      switch (m.type) {
+        case 1:
+        case 2:
+        case 3:
+        case 27: {
+          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 27 ? null : m.heading, m.navStatus, latestFuture);
+          if (r === 0) positions++;
+          else if (r === 1) invalid++;
+          else future++;
+          break;
+        }
+        case 9:
+        case 18: {
+          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 18 ? m.heading : null, null, latestFuture);
+          if (r === 0) positions++;
+          else if (r === 1) invalid++;
+          else future++;
+          break;
+        }
+        case 19: {
+          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.heading, null, latestFuture);
+          if (r === 0) positions++;
+          else if (r === 1) invalid++;
+          else future++;
+          this.#identity(m, station.id, now);
+          statics++;
+          break;
+        }
+        case 5:
+        case 24:
+          if (this.#identity(m, station.id, now)) statics++;
+          break;
+      }
+    }
+    state.heardAt = now;
+    this.#touched.add(state);
+    this.#add(state, STATION_COUNTERS.positions, positions);
+    this.#add(state, STATION_COUNTERS.invalid, invalid);
+    this.#add(state, STATION_COUNTERS.future, future);
+    this.#add(state, STATION_COUNTERS.statics, statics);
+
+    // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
+    const stored =
+      options.wait === false
+        ? RESOLVED
+        : new Promise<void>((resolve) => {
+            this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
+          });
+    this.#schedule();
+
+    const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future, statics, stored };
+    if (before) {
+      const after = decoder.stats();
+      result.fragments = after.fragments - before.fragments;
+      result.rejected = after.rejected - before.rejected;
+      for (const [reason, n] of Object.entries(after.reasons)) {
+        const d = n - before.reasons[reason as keyof typeof before.reasons];
+        if (d > 0) result.reasons[reason] = d;
+      }
+    }
+    return result;
+  }
+
+  /** Counts a listener-side event against a station (oversized lines, UDP gaps, failed signatures). */
+  count(station: IngestStation, counter: string, n = 1): void {
+    if (n === 0) return;
+    const state = this.#state(station);
+    this.#add(state, counter, n);
+    this.#touched.add(state);
+    this.#schedule();
+  }
+
+  /** Counts a sender dropped before it could be tied to a station. */
+  unauthenticated(transport: Transport, reason: string, station: IngestStation | null = null): void {
+    this.#metrics.unauthenticated.inc({ transport, reason });
+    if (station) this.count(station, STATION_COUNTERS.unauthenticated);
+  }
+
+  overloadDrop(transport: Transport, station: IngestStation | null, lines: number): void {
+    this.#metrics.overload.inc({ transport });
+    if (station) this.count(station, STATION_COUNTERS.overload, lines);
+  }
+
+  /** Writes everything received so far; resolves when it is committed. */
+  async flush(): Promise<void> {
+    while (this.#flushing || this.#positions.length > 0 || this.#waiters.length > 0 || this.#touched.size > 0) {
+      if (this.#flushing) await this.#flushing;
+      else await this.#flushOnce();
+      if (this.#retryMs > 0 && !this.#flushing) {
+        // The store is failing: give up waiting rather than spin; rows stay buffered.
+        if (this.#closed) return;
+        await new Promise((r) => setTimeout(r, this.#retryMs));
+      }
+    }
+  }
+
+  /** Writes what is buffered and stops the timer. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.flush().catch(this.#onError);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  /** 0 = queued, 1 = invalid position, 2 = stamped in the future. */
+  #fix(
+    stationId: number,
+    mmsi: number,
+    time: number | null,
+    lat: number | null,
+    lon: number | null,
+    sog: number | null,
+    cog: number | null,
+    heading: number | null,
+    navStatus: number | null,
+    latestFuture: number,
+  ): 0 | 1 | 2 {
+    // The decoder passes out-of-range positions through raw; they are not positions.
+    if (lat === null || lon === null || !(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) || mmsi === 0 || time === null) return 1;
+    if (time > latestFuture) return 2;
+    const fix: PositionFix = { mmsi, time, stationId, lat, lon, sog, cog, heading, navStatus };
+    this.#positions.push(fix);
+    this.#rowsEnqueued++;
+    const key = `${stationId}:${mmsi}`;
+    const prev = this.#latest.get(key);
+    if (prev === undefined || prev.time <= time) this.#latest.set(key, fix);
+    return 0;
+  }
+
+  /** Merges a static report into the batch's identity of (station, mmsi); false when it carries nothing usable. */
+  #identity(m: DecodedAisMessage, stationId: number, now: number): boolean {
+    if (m.mmsi === 0) return false;
+    let u: VesselIdentityUpdate;
+    if (m.type === 5) {
+      const eta = m.etaMonth !== null && m.etaDay !== null ? `${two(m.etaMonth)}-${two(m.etaDay)}${m.etaHour !== null && m.etaMinute !== null ? `T${two(m.etaHour)}:${two(m.etaMinute)}Z` : ""}` : null;
+      u = {
+        stationId,
+        mmsi: m.mmsi,
+        // A wrong check digit is a typing error on board, not an identity: keep it out.
+        imo: m.imo !== null && isValidImo(m.imo) ? m.imo : null,
+        name: text(m.shipname),
+        callsign: text(m.callsign),
+        shipType: m.shipType === 0 ? null : m.shipType,
+        ...dims(m.toBow, m.toStern, m.toPort, m.toStarboard),
+        draught: m.draught,
+        destination: text(m.destination),
+        eta,
+        updatedAt: now,
+      };
+    } else if (m.type === 19) {
+      u = { stationId, mmsi: m.mmsi, name: text(m.shipname), shipType: m.shipType === 0 ? null : m.shipType, ...dims(m.toBow, m.toStern, m.toPort, m.toStarboard), updatedAt: now };
+    } else if (m.type === 24 && m.partno === 0) {
+      u = { stationId, mmsi: m.mmsi, name: text(m.shipname), updatedAt: now };
+    } else if (m.type === 24 && m.partno === 1) {
+      u = { stationId, mmsi: m.mmsi, shipType: m.shipType === 0 ? null : m.shipType, callsign: text(m.callsign), updatedAt: now };
+      // Auxiliary craft carry their mother ship's MMSI where the dimensions would be.
+      if (m.toBow !== null && m.toStern !== null && m.toPort !== null && m.toStarboard !== null) Object.assign(u, dims(m.toBow, m.toStern, m.toPort, m.toStarboard));
+    } else {
+      return false;
+    }
+    const key = `${stationId}:${m.mmsi}`;
+    const prev = this.#identities.get(key);
+    this.#identities.set(key, prev ? mergeIdentity(prev, u) : u);
+    return true;
+  }
+
+  #state(station: IngestStation): StationState {
+    let s = this.#stations.get(station.id);
+    if (!s) {
+      const decoder = createAisDecoder({ fragmentTimeoutMs: this.#opt.fragmentTimeoutMs, maxPending: 1_000 });
+      s = { station, decoder, seen: decoder.stats(), pending: new Map(), heardAt: 0 };
+      this.#stations.set(station.id, s);
+    }
+    return s;
+  }
+
+  #add(state: StationState, counter: string, n: number): void {
+    if (n !== 0) state.pending.set(counter, (state.pending.get(counter) ?? 0) + n);
+  }
+
+  #schedule(): void {
+    this.#metrics.buffered.set(this.#positions.length);
+    if (this.#flushing || this.#immediate) return;
+    if (this.#positions.length >= this.#opt.batchSize && this.#retryMs === 0) {
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = null;
+      // Let the current event finish adding its lines first: one write per burst.
+      this.#immediate = setImmediate(() => {
+        this.#immediate = null;
+        void this.#flushOnce();
+      });
+      return;
+    }
+    if (this.#timer === null) {
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        void this.#flushOnce();
+      }, this.#retryMs || this.#opt.flushIntervalMs);
+      // Pending writes alone do not keep a process alive; close() writes them.
+      this.#timer.unref();
+    }
+  }
+
+  #flushOnce(): Promise<void> {
+    if (this.#flushing) return this.#flushing;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#immediate) clearImmediate(this.#immediate);
+    this.#immediate = null;
+    this.#flushing = this.#write().finally(() => {
+      this.#flushing = null;
+      if (this.#positions.length > 0 || this.#waiters.length > 0 || this.#touched.size > 0) this.#schedule();
+    });
+    return this.#flushing;
+  }
+
+  async #write(): Promise<void> {
+    const positions = this.#positions.length > this.#opt.batchSize ? this.#positions.slice(0, this.#opt.batchSize) : this.#positions;
+    this.#positions = positions === this.#positions ? [] : this.#positions.slice(this.#opt.batchSize);
+    const latest = this.#latest;
+    const identities = this.#identities;
+    this.#latest = new Map();
+    this.#identities = new Map();
+    this.#flushesStarted++;
+    const flushNo = this.#flushesStarted;
+    const { counters, heard, apply } = this.#takeCounters();
+    const started = performance.now();
+    try {
+      const { inserted } = await this.#store.writeBatch({ positions, latest: [...latest.values()], identities: [...identities.values()], counters, heard });
+      this.#retryMs = 0;
+      this.#rowsCommitted += positions.length;
+      this.#metrics.flushSeconds.observe((performance.now() - started) / 1000);
+      this.#metrics.positionsWritten.inc(inserted);
+      apply();
+      // Waiters are in submit order: resolve those whose rows are committed and whose
+      // identities and counters this (or an earlier) flush took.
+      let done = 0;
+      while (done < this.#waiters.length) {
+        const w = this.#waiters[done]!;
+        if (w.rows > this.#rowsCommitted || w.startedFlushes >= flushNo) break;
+        w.resolve();
+        done++;
+      }
+      if (done > 0) this.#waiters.splice(0, done);
+    } catch (e) {
+      // Keep everything for the next attempt; nothing was acknowledged.
+      this.#metrics.flushErrors.inc();
+      this.#onError(e);
+      this.#positions = positions.concat(this.#positions);
+      for (const [k, fix] of latest) {
+        const cur = this.#latest.get(k);
+        if (cur === undefined || cur.time < fix.time) this.#latest.set(k, fix);
+      }
+      for (const [k, u] of identities) {
+        const cur = this.#identities.get(k);
+        this.#identities.set(k, cur ? mergeIdentity(u, cur) : u);
+      }
+      for (const c of counters) {
+        const s = this.#stations.get(c.stationId);
+        if (s) {
+          this.#add(s, c.counter, c.delta);
+          this.#touched.add(s);
+        }
+      }
+      this.#retryMs = Math.min(30_000, this.#retryMs === 0 ? 500 : this.#retryMs * 2);
+    }
+    this.#metrics.buffered.set(this.#positions.length);
+    if (this.#positions.length < this.#opt.maxBuffered / 2 && this.#drainWaiters.length > 0) {
+      const ws = this.#drainWaiters;
+      this.#drainWaiters = [];
+      for (const w of ws) w();
+    }
+  }
+
+  /** Turns what touched stations counted since the last flush into deltas; `apply` feeds them to /metrics once written. */
+  #takeCounters(): { counters: CounterDelta[]; heard: { stationId: number; at: number }[]; apply: () => void } {
+    const counters: CounterDelta[] = [];
+    const heard: { stationId: number; at: number }[] = [];
+    for (const s of this.#touched) {
+      const id = s.station.id;
+      const now = s.decoder.stats();
+      const was = s.seen;
+      s.seen = now;
+      const d = (counter: string, delta: number) => {
+        if (delta !== 0) counters.push({ stationId: id, counter, delta });
+      };
+      d("lines", now.lines - was.lines);
+      d("messages", now.messages - was.messages);
+      d("fragments", now.fragments - was.fragments);
+      d("rejected", now.rejected - was.rejected);
+      for (const [t, n] of Object.entries(now.byType)) d(`type:${t}`, n - (was.byType[t] ?? 0));
+      for (const [r, n] of Object.entries(now.reasons)) d(`reason:${r}`, n - was.reasons[r as keyof typeof was.reasons]);
+      for (const [counter, n] of s.pending) d(counter, n);
+      s.pending.clear();
+      if (s.heardAt > 0) heard.push({ stationId: id, at: s.heardAt });
+    }
+    this.#touched.clear();
+    const metrics = this.#metrics;
+    const apply = () => {
+      for (const c of counters) {
+        const station = String(c.stationId);
+        if (c.counter === "lines") metrics.lines.inc({ station }, c.delta);
+        else if (c.counter.startsWith("type:")) metrics.messages.inc({ station, type: c.counter.slice(5) }, c.delta);
+        else if (c.counter.startsWith("reason:")) metrics.reasons.inc({ station, reason: c.counter.slice(7) }, c.delta);
+        else if (c.counter === STATION_COUNTERS.positions) metrics.positions.inc({ station, outcome: "queued" }, c.delta);
+        else if (c.counter === STATION_COUNTERS.invalid) metrics.positions.inc({ station, outcome: "invalid" }, c.delta);
+        else if (c.counter === STATION_COUNTERS.future) metrics.positions.inc({ station, outcome: "future" }, c.delta);
+        else if (c.counter === STATION_COUNTERS.statics) metrics.statics.inc({ station }, c.delta);
+        else if (c.counter !== "messages" && c.counter !== "fragments" && c.counter !== "rejected") metrics.stationEvents.inc({ station, event: c.counter }, c.delta);
+      }
+    };
+    return { counters, heard, apply };
+  }
+}
+
+function dims(toBow: number, toStern: number, toPort: number, toStarboard: number) {
+  // All zero means "not available" (M.1371-5, message 5 reference point).
+  const none = toBow === 0 && toStern === 0 && toPort === 0 && toStarboard === 0;
+  return { toBow: none ? null : toBow, toStern: none ? null : toStern, toPort: none ? null : toPort, toStarboard: none ? null : toStarboard };
+}
+
+/** `newer` wins for every field it carries; the rest comes from `older`. */
+function mergeIdentity(older: VesselIdentityUpdate, newer: VesselIdentityUpdate): VesselIdentityUpdate {
+  const out: VesselIdentityUpdate = { ...older };
+  for (const [k, v] of Object.entries(newer)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  return out;
+}

@@ -1,0 +1,300 @@
+// AIS encoder: the inverse of decode.ts for the messages a receiving station hears most
+// (types 1/2/3, 5, 18, 24 A/B), and NMEA 0183 framing of the payload into !AIVDM sentences.
+//
+// Why we have one: the station simulator and the ingest benchmarks need real-looking
+// NMEA, and the npm encoders are not good enough for that (ggencoder truncates positions
+// by one LSB in ~10% of reports and sends type 5 as one 71-character sentence; notes/ais.md
+// section 4). Field layouts and sentinels follow ITU-R M.1371-5 Annex 8 and the gpsd
+// AIVDM page, the same references as the decoder. Pure: no I/O, no clock.
+
+/** Six-bit text (M.1371-5 table): '@'..'_' are 0..31, ' '..'?' are 32..63. */
+function sixbitChar(code: number): number {
+  if (code >= 97 && code <= 122) code -= 32; // lower case has no six-bit code: send upper case
+  if (code >= 64 && code <= 95) return code - 64;
+  if (code >= 32 && code <= 63) return code;
+  return 32; // anything else becomes a space rather than a wrong letter
+}
+
+/** Accumulates bit fields MSB first, then armors them six bits per character. */
+class BitWriter {
+  readonly bytes: Uint8Array;
+  length = 0;
+
+  constructor(bits: number) {
+    this.bytes = new Uint8Array(bits);
+  }
+
+  /** `value` in `width` bits (<= 32), two's complement when negative. */
+  uint(value: number, width: number): this {
+    const v = value < 0 ? 2 ** width + value : value;
+    for (let i = width - 1; i >= 0; i--) this.bytes[this.length++] = Math.floor(v / 2 ** i) % 2;
+    return this;
+  }
+
+  bool(value: boolean): this {
+    this.bytes[this.length++] = value ? 1 : 0;
+    return this;
+  }
+
+  /** Exactly `chars` six-bit characters, padded with '@' (the "no character" code). */
+  text(s: string, chars: number): this {
+    for (let i = 0; i < chars; i++) this.uint(i < s.length ? sixbitChar(s.charCodeAt(i)) : 0, 6);
+    return this;
+  }
+
+  /** The armored payload and its fill bits (the zero bits added to end on a character). */
+  armor(): { payload: string; fill: number } {
+    const fill = (6 - (this.length % 6)) % 6;
+    let payload = "";
+    for (let i = 0; i < this.length + fill; i += 6) {
+      let v = 0;
+      for (let k = 0; k < 6; k++) v = (v << 1) | (i + k < this.length ? this.bytes[i + k]! : 0);
+      payload += String.fromCharCode(v < 40 ? v + 48 : v + 56);
+    }
+    return { payload, fill };
+  }
+}
+
+/** Degrees to the 1/10000 minute units of positions, with the "not available" sentinel. */
+function position(deg: number | null, sentinel: number): number {
+  return Math.round((deg ?? sentinel) * 600_000);
+}
+
+function tenths(v: number | null | undefined, sentinel: number, max: number): number {
+  if (v === null || v === undefined || !Number.isFinite(v)) return sentinel;
+  return Math.min(max, Math.max(0, Math.round(v * 10)));
+}
+
+function wholeOr(v: number | null | undefined, sentinel: number): number {
+  return v === null || v === undefined || !Number.isFinite(v) ? sentinel : Math.round(v);
+}
+
+export interface EncodePositionA {
+  type?: 1 | 2 | 3;
+  repeat?: number;
+  mmsi: number;
+  navStatus?: number;
+  /** Raw ROT indicator -127..127; null = not available (-128). */
+  rot?: number | null;
+  /** Knots; null = not available. */
+  sog: number | null;
+  accuracy?: boolean;
+  lat: number | null;
+  lon: number | null;
+  /** Degrees; null = not available. */
+  cog: number | null;
+  /** Whole degrees; null = not available. */
+  heading: number | null;
+  /** UTC second 0..59, 60 = not available. */
+  second?: number;
+  maneuver?: number;
+  raim?: boolean;
+  radio?: number;
+}
+
+/** Types 1/2/3, Class A position report (168 bits). */
+export function encodePositionA(m: EncodePositionA): { payload: string; fill: number } {
+  return new BitWriter(168)
+    .uint(m.type ?? 1, 6)
+    .uint(m.repeat ?? 0, 2)
+    .uint(m.mmsi, 30)
+    .uint(m.navStatus ?? 15, 4)
+    .uint(m.rot === null || m.rot === undefined ? -128 : m.rot, 8)
+    .uint(tenths(m.sog, 1023, 1022), 10)
+    .bool(m.accuracy ?? false)
+    .uint(position(m.lon, 181), 28)
+    .uint(position(m.lat, 91), 27)
+    .uint(tenths(m.cog, 3600, 3599), 12)
+    .uint(wholeOr(m.heading, 511), 9)
+    .uint(m.second ?? 60, 6)
+    .uint(m.maneuver ?? 0, 2)
+    .uint(0, 3)
+    .bool(m.raim ?? false)
+    .uint(m.radio ?? 0, 19)
+    .armor();
+}
+
+export interface EncodePositionB {
+  repeat?: number;
+  mmsi: number;
+  sog: number | null;
+  accuracy?: boolean;
+  lat: number | null;
+  lon: number | null;
+  cog: number | null;
+  heading: number | null;
+  second?: number;
+  /** Class B unit type: true = carrier sense (CS), the common kind. */
+  cs?: boolean;
+}
+
+/** Type 18, standard Class B position report (168 bits). */
+export function encodePositionB(m: EncodePositionB): { payload: string; fill: number } {
+  return new BitWriter(168)
+    .uint(18, 6)
+    .uint(m.repeat ?? 0, 2)
+    .uint(m.mmsi, 30)
+    .uint(0, 8)
+    .uint(tenths(m.sog, 1023, 1022), 10)
+    .bool(m.accuracy ?? false)
+    .uint(position(m.lon, 181), 28)
+    .uint(position(m.lat, 91), 27)
+    .uint(tenths(m.cog, 3600, 3599), 12)
+    .uint(wholeOr(m.heading, 511), 9)
+    .uint(m.second ?? 60, 6)
+    .uint(0, 2)
+    .bool(m.cs ?? true)
+    .bool(false)
+    .bool(true)
+    .bool(true)
+    .bool(false)
+    .bool(false)
+    .bool(false)
+    .uint(m.cs === false ? 0 : 393222, 20)
+    .armor();
+}
+
+export interface EncodeStatic {
+  repeat?: number;
+  mmsi: number;
+  aisVersion?: number;
+  /** IMO number; null = not available (0). */
+  imo: number | null;
+  callsign: string;
+  shipname: string;
+  shipType: number;
+  toBow: number;
+  toStern: number;
+  toPort: number;
+  toStarboard: number;
+  epfd?: number;
+  etaMonth?: number | null;
+  etaDay?: number | null;
+  etaHour?: number | null;
+  etaMinute?: number | null;
+  /** Metres; null = not available. */
+  draught?: number | null;
+  destination: string;
+  dte?: boolean;
+}
+
+/** Type 5, static and voyage related data (424 bits: two sentences). */
+export function encodeStatic(m: EncodeStatic): { payload: string; fill: number } {
+  return new BitWriter(424)
+    .uint(5, 6)
+    .uint(m.repeat ?? 0, 2)
+    .uint(m.mmsi, 30)
+    .uint(m.aisVersion ?? 2, 2)
+    .uint(m.imo ?? 0, 30)
+    .text(m.callsign, 7)
+    .text(m.shipname, 20)
+    .uint(m.shipType, 8)
+    .uint(Math.min(511, m.toBow), 9)
+    .uint(Math.min(511, m.toStern), 9)
+    .uint(Math.min(63, m.toPort), 6)
+    .uint(Math.min(63, m.toStarboard), 6)
+    .uint(m.epfd ?? 1, 4)
+    .uint(m.etaMonth ?? 0, 4)
+    .uint(m.etaDay ?? 0, 5)
+    .uint(m.etaHour ?? 24, 5)
+    .uint(m.etaMinute ?? 60, 6)
+    .uint(tenths(m.draught, 0, 255), 8)
+    .text(m.destination, 20)
+    .bool(m.dte ?? false)
+    .uint(0, 1)
+    .armor();
+}
+
+/** Type 24 part A: Class B name (160 bits). */
+export function encodeStaticB_A(m: { repeat?: number; mmsi: number; shipname: string }): { payload: string; fill: number } {
+  return new BitWriter(160)
+    .uint(24, 6)
+    .uint(m.repeat ?? 0, 2)
+    .uint(m.mmsi, 30)
+    .uint(0, 2)
+    .text(m.shipname, 20)
+    .armor();
+}
+
+/** Type 24 part B: Class B ship type, vendor, call sign and dimensions (168 bits). */
+export function encodeStaticB_B(m: {
+  repeat?: number;
+  mmsi: number;
+  shipType: number;
+  vendorId?: string;
+  model?: number;
+  serial?: number;
+  callsign: string;
+  toBow: number;
+  toStern: number;
+  toPort: number;
+  toStarboard: number;
+}): { payload: string; fill: number } {
+  return new BitWriter(168)
+    .uint(24, 6)
+    .uint(m.repeat ?? 0, 2)
+    .uint(m.mmsi, 30)
+    .uint(1, 2)
+    .uint(m.shipType, 8)
+    .text(m.vendorId ?? "", 3)
+    .uint(m.model ?? 0, 4)
+    .uint(m.serial ?? 0, 20)
+    .text(m.callsign, 7)
+    .uint(Math.min(511, m.toBow), 9)
+    .uint(Math.min(511, m.toStern), 9)
+    .uint(Math.min(63, m.toPort), 6)
+    .uint(Math.min(63, m.toStarboard), 6)
+    .uint(0, 6)
+    .armor();
+}
+
+/** XOR of the characters, as two upper-case hex digits (IEC 61162-1). */
+export function nmeaChecksum(body: string): string {
+  let x = 0;
+  for (let i = 0; i < body.length; i++) x ^= body.charCodeAt(i);
+  return (x < 16 ? "0" : "") + x.toString(16).toUpperCase();
+}
+
+export interface SentenceOptions {
+  /** Two-character talker; default AI (mobile AIS station). */
+  talker?: string;
+  /** Radio channel A or B; default A. */
+  channel?: string;
+  /** Sequential message id 0..9 for multi-sentence messages; default 0. */
+  sequenceId?: number;
+  /** Payload characters per sentence; 60 keeps sentences within NMEA's 82 characters. */
+  maxPayload?: number;
+  /** Epoch milliseconds to put in an NMEA 4.0 tag block `c:` (whole seconds), when given. */
+  time?: number;
+  /** Tag block `s:` source station, when given. */
+  station?: string;
+}
+
+/**
+ * Frames an armored payload into !AIVDM sentences, split into fragments as a receiver
+ * does (the fill bits go on the last one). With `time` or `station`, the first sentence
+ * carries an NMEA 4.0 tag block, as AIS-catcher and most aggregators can emit.
+ */
+export function toSentences(armored: { payload: string; fill: number }, options: SentenceOptions = {}): string[] {
+  const talker = options.talker ?? "AI";
+  const channel = options.channel ?? "A";
+  const max = options.maxPayload ?? 60;
+  const { payload, fill } = armored;
+  const total = Math.max(1, Math.ceil(payload.length / max));
+  const seq = total > 1 ? String(options.sequenceId ?? 0) : "";
+  const out: string[] = [];
+  for (let n = 1; n <= total; n++) {
+    const part = payload.slice((n - 1) * max, n * max);
+    const body = `${talker}VDM,${total},${n},${seq},${channel},${part},${n === total ? fill : 0}`;
+    let line = `!${body}*${nmeaChecksum(body)}`;
+    if (n === 1 && (options.time !== undefined || options.station !== undefined)) {
+      const tags: string[] = [];
+      if (options.station !== undefined) tags.push(`s:${options.station}`);
+      if (options.time !== undefined) tags.push(`c:${Math.floor(options.time / 1000)}`);
+      const tag = tags.join(",");
+      line = `\\${tag}*${nmeaChecksum(tag)}\\${line}`;
+    }
+    out.push(line);
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * AIS data received by users' own stations: position history, each station's latest
+ * fix and latest identity per vessel, and per-station ingest counters.
+ *
+ * Privacy is by station: every read names the stations it may see, and the callers
+ * (operations) pass only the stations the principal owns. The store never widens that.
+ */
+
+/** One stored fix: a row of `positions`. */
+export interface PositionFix {
+  mmsi: number;
+  /** Epoch ms: tag-block `c:` time when the station sent one, else the receive time. */
+  time: number;
+  stationId: number;
+  lat: number;
+  lon: number;
+  /** Knots, null when not available. */
+  sog: number | null;
+  /** Degrees, null when not available. */
+  cog: number | null;
+  /** Degrees, null when not available. */
+  heading: number | null;
+  /** ITU navigational status 0..15; null for reports that carry none (Class B, SAR aircraft). */
+  navStatus: number | null;
+}
+
+/**
+ * What static reports (types 5, 19, 24 A/B) tell about a vessel, as heard by one station.
+ * Fields a report does not carry are undefined in an update and keep their stored value.
+ */
+export interface VesselIdentityUpdate {
+  stationId: number;
+  mmsi: number;
+  /** Only check-digit-valid IMO numbers; anything else is stored as null. */
+  imo?: number | null;
+  name?: string | null;
+  callsign?: string | null;
+  shipType?: number | null;
+  toBow?: number | null;
+  toStern?: number | null;
+  toPort?: number | null;
+  toStarboard?: number | null;
+  draught?: number | null;
+  destination?: string | null;
+  /** As broadcast, without a year: `MM-DDTHH:MMZ`, null when not available. */
+  eta?: string | null;
+  updatedAt: number;
+}
+
+export interface VesselIdentity {
+  stationId: number;
+  mmsi: number;
+  imo: number | null;
+  name: string | null;
+  callsign: string | null;
+  shipType: number | null;
+  toBow: number | null;
+  toStern: number | null;
+  toPort: number | null;
+  toStarboard: number | null;
+  draught: number | null;
+  destination: string | null;
+  eta: string | null;
+  updatedAt: number;
+}
+
+/** Additive per-station counters (`lines`, `messages`, `type:1`, `reason:bad_checksum`, ...). */
+export interface CounterDelta {
+  stationId: number;
+  counter: string;
+  delta: number;
+}
+
+/** Everything one flush of the ingest pipeline writes, in one transaction. */
+export interface IngestBatch {
+  positions: PositionFix[];
+  /** At most one per (station, mmsi): the newest fix of the batch. */
+  latest: PositionFix[];
+  /** At most one per (station, mmsi): the merged static reports of the batch. */
+  identities: VesselIdentityUpdate[];
+  counters: CounterDelta[];
+  /** Last time each station was heard from (epoch ms). */
+  heard: { stationId: number; at: number }[];
+}
+
+/** A station as the ingest side needs it: owner, and the digest its secret is checked against. */
+export interface IngestStation {
+  id: number;
+  accountId: string;
+  name: string;
+  shared: boolean;
+  /** SHA-256 hex of the station secret. Also the key of the UDP datagram signatures. */
+  secretHash: string;
+}
+
+export interface StationCounters {
+  stationId: number;
+  counters: Record<string, number>;
+  lastHeardAt: number | null;
+}
+
+export interface PositionStore {
+  /** Writes a batch atomically; returns how many position rows were new (duplicates of a stored key are skipped). */
+  writeBatch(batch: IngestBatch): Promise<{ inserted: number }>;
+  /** The latest fix per (station, vessel) of these stations at or after `since`, newest first. */
+  latest(stationIds: readonly number[], since: number): Promise<PositionFix[]>;
+  /** The identities these stations hold for these vessels. */
+  identities(stationIds: readonly number[], mmsis: readonly number[]): Promise<VesselIdentity[]>;
+  /** Fixes of one vessel in [from, to) from these stations, oldest first. */
+  track(mmsi: number, from: number, to: number, stationIds: readonly number[]): Promise<PositionFix[]>;
+  /** Number of stored fixes of one station (operators, tests, benchmarks). */
+  countPositions(stationId: number): Promise<number>;
+  counters(stationIds: readonly number[]): Promise<StationCounters[]>;
+  stationBySecretHash(hash: string): Promise<IngestStation | null>;
+  stationById(id: number): Promise<IngestStation | null>;
+}
