@@ -2,7 +2,7 @@
 // and over signed UDP; we count the positions stored per second, on SQLite and (when
 // DATABASE_URL is set) PostgreSQL, side by side in one run.
 //
-//   npx node bench/ingest-e2e.ts [--positions 200000] [--udp-lines 10]
+//   npx node bench/ingest-e2e.ts [--positions 200000] [--udp-lines 10] [--udp-rate 40000] [--engine sqlite|postgres]
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx node bench/ingest-e2e.ts
 //
 // The service is the real one (createService: pipeline, listeners, store) in this process;
@@ -11,8 +11,9 @@
 // time (so every fix has its own (mmsi, time) key and none is a duplicate), encoded with
 // src/domain/ais/encode.ts. TCP: AUTH, every line, half-close, wait for the final ACK
 // (sent after the last batch is committed); stored must equal acknowledged. UDP: signed
-// datagrams of `--udp-lines` lines sent as fast as the worker can; losses (kernel drops)
-// are counted from the datagrams received and the fixes stored.
+// datagrams of `--udp-lines` lines, once paced at `--udp-rate` positions/s and once as
+// fast as the worker can send; losses (kernel drops) are counted from the datagrams
+// received and the fixes stored.
 
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,17 +29,22 @@ interface Job {
   secret: string;
   lines: string[];
   udpLines: number;
+  /** Positions per second the UDP sender keeps to; 0: as fast as it can. */
+  udpRate: number;
 }
 
 interface Sent {
   sent: number;
   acked: number;
   datagrams: number;
-  ms: number;
+  /** When the first byte went out (epoch ms, high resolution): the worker's start-up is not timed. */
+  startedAt: number;
 }
 
+const clock = () => performance.timeOrigin + performance.now();
+
 async function station(job: Job): Promise<Sent> {
-  const t0 = performance.now();
+  let startedAt = 0;
   if (job.kind === "tcp") {
     const { connect } = await import("node:net");
     return new Promise((resolve, reject) => {
@@ -53,8 +59,9 @@ async function station(job: Job): Promise<Sent> {
         text = text.slice(text.lastIndexOf("\n") + 1);
       });
       s.on("error", reject);
-      s.on("close", () => resolve({ sent: job.lines.length, acked, datagrams: 0, ms: performance.now() - t0 }));
+      s.on("close", () => resolve({ sent: job.lines.length, acked, datagrams: 0, startedAt }));
       s.on("connect", async () => {
+        startedAt = clock();
         s.write(`AUTH ${job.secret}\n`);
         // Writes of ~64 KB, waiting for 'drain' as a forwarder would.
         for (let at = 0; at < job.lines.length; at += 1_000) {
@@ -71,17 +78,27 @@ async function station(job: Job): Promise<Sent> {
   const key = udpKeyFromSecret(job.secret);
   let datagrams = 0;
   let inflight = 0;
+  startedAt = clock();
+  const t0 = performance.now();
   for (let at = 0, seq = 0; at < job.lines.length; at += job.udpLines, seq++) {
     const msg = signDatagram(key, job.stationId, Math.floor(Date.now() / 1000), seq, job.lines.slice(at, at + job.udpLines));
     inflight++;
     sock.send(msg, job.port, "127.0.0.1", () => inflight--);
     datagrams++;
-    // Let the socket drain its send queue now and then, as a real sender's loop would.
-    if (datagrams % 64 === 0) await new Promise((r) => setImmediate(r));
+    // Let the socket drain its send queue now and then, as a real sender's loop would,
+    // and keep to the rate when one is set.
+    if (datagrams % 16 === 0) {
+      if (job.udpRate > 0) {
+        const due = t0 + ((at + job.udpLines) / job.udpRate) * 1000;
+        const wait = due - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        else await new Promise((r) => setImmediate(r));
+      } else await new Promise((r) => setImmediate(r));
+    }
   }
   while (inflight > 0) await new Promise((r) => setImmediate(r));
   sock.close();
-  return { sent: job.lines.length, acked: 0, datagrams, ms: performance.now() - t0 };
+  return { sent: job.lines.length, acked: 0, datagrams, startedAt };
 }
 
 if (!isMainThread) {
@@ -101,6 +118,7 @@ async function main() {
   const { createService, PROJECT_ROOT } = await import("../src/main.ts");
   const total = Number(arg("positions", "200000"));
   const udpLines = Number(arg("udp-lines", "10"));
+  const udpRate = Number(arg("udp-rate", "40000"));
   const VESSELS = 20_000;
   const T0 = Date.parse("2026-11-20T00:00:00Z");
 
@@ -116,8 +134,10 @@ async function main() {
     return out;
   }
 
+  const only = arg("engine", "");
   const engines: { name: string; url?: string }[] = [{ name: "sqlite" }];
   if (process.env.DATABASE_URL) engines.push({ name: "postgres", url: process.env.DATABASE_URL });
+  if (only !== "") engines.splice(0, engines.length, ...engines.filter((e) => e.name === only));
   const w = (s: string) => process.stdout.write(`${s}\n`);
   w(`node ${process.version}; ${total.toLocaleString("en")} position reports per run, ${VESSELS.toLocaleString("en")} vessels; UDP ${udpLines} lines per datagram`);
   w("");
@@ -148,11 +168,15 @@ async function main() {
     const { tcpPort, udpPort } = await service.ingest.listen({ host: "127.0.0.1", tcpPort: 0, udpPort: 0 });
     const account = await service.services.accounts.createAccount({ name: "bench", webPlan: "pro", apiPlan: null });
 
-    for (const [i, kind] of (["tcp", "udp"] as const).entries()) {
+    const runs: { kind: "tcp" | "udp"; rate: number }[] = [
+      { kind: "tcp", rate: 0 },
+      { kind: "udp", rate: udpRate },
+      { kind: "udp", rate: 0 },
+    ];
+    for (const [i, { kind, rate }] of runs.entries()) {
       const { station: st, secret } = await service.services.stations.createStation(account.id, `bench ${kind}`);
-      const job: Job = { kind, port: kind === "tcp" ? tcpPort! : udpPort!, stationId: st.id, secret, lines: lines(200_000_000 + i * 1_000_000), udpLines };
+      const job: Job = { kind, port: kind === "tcp" ? tcpPort! : udpPort!, stationId: st.id, secret, lines: lines(200_000_000 + i * 1_000_000), udpLines, udpRate: rate };
       const before = service.ingest.udp!.datagrams();
-      const t0 = performance.now();
       const sent = await new Promise<Sent>((resolve, reject) => {
         const worker = new Worker(new URL(import.meta.url), { workerData: job });
         worker.once("message", resolve);
@@ -161,12 +185,12 @@ async function main() {
       // UDP has no ACK: the end is when the last datagram has been handled and written.
       if (kind === "udp") await new Promise((r) => setTimeout(r, 100));
       await service.ingest.pipeline.flush();
-      const sec = (performance.now() - t0) / 1000;
+      const sec = (clock() - sent.startedAt) / 1000;
       const stored = await service.services.positions.countPositions(st.id);
       const received = service.ingest.udp!.datagrams() - before;
       const lost = sent.sent - stored;
       w(
-        `| ${engine.name} | ${kind} | ${sent.sent.toLocaleString("en")} | ${kind === "tcp" ? sent.acked.toLocaleString("en") : "-"} | ${kind === "udp" ? `${sent.datagrams.toLocaleString("en")} / ${received.toLocaleString("en")}` : "-"} | ${stored.toLocaleString("en")} | ${lost.toLocaleString("en")}${lost > 0 ? ` (${((lost / sent.sent) * 100).toFixed(1)}%)` : ""} | ${sec.toFixed(2)} | ${Math.round(stored / sec).toLocaleString("en")} |`,
+        `| ${engine.name} | ${kind}${kind === "udp" ? (rate > 0 ? `, paced ${rate.toLocaleString("en")}/s` : ", unpaced") : ""} | ${sent.sent.toLocaleString("en")} | ${kind === "tcp" ? sent.acked.toLocaleString("en") : "-"} | ${kind === "udp" ? `${sent.datagrams.toLocaleString("en")} / ${received.toLocaleString("en")}` : "-"} | ${stored.toLocaleString("en")} | ${lost.toLocaleString("en")}${lost > 0 ? ` (${((lost / sent.sent) * 100).toFixed(1)}%)` : ""} | ${sec.toFixed(2)} | ${Math.round(stored / sec).toLocaleString("en")} |`,
       );
       if (kind === "tcp" && stored !== sent.acked) w(`  !! ${engine.name}: ${sent.acked - stored} acknowledged lines not stored`);
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The command line: serve, migrate, import, accounts, keys, stations.
+ * The command line: serve, migrate, import, accounts, keys, stations, ingest, simulate.
  * `create` commands print only what was created (a key alone on stdout), or one JSON
  * object with --json, so scripts can drive the service.
  */

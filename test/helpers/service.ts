@@ -3,7 +3,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, s
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { importMissingDatasets } from "../../src/adapters/importers/datasets.ts";
+import { DATASETS, importMissingDatasets } from "../../src/adapters/importers/datasets.ts";
+import { columnTypes } from "../../src/adapters/storage/migrations/column-types.ts";
+import { allMigrations } from "../../src/adapters/storage/migrations/index.ts";
 import { type Config, parseConfig } from "../../src/config.ts";
 import type { PlanId } from "../../src/domain/plans.ts";
 import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../../src/main.ts";
@@ -25,8 +27,11 @@ export class TestClock implements Clock {
   }
 }
 
+/** The template is rebuilt whenever the bundled data, the dataset list or the migrations change. */
 function datasetsFingerprint(): string {
   const h = createHash("sha256");
+  h.update(Object.keys(DATASETS).join(","));
+  h.update(Object.keys(allMigrations(columnTypes("sqlite"))).join(","));
   for (const f of ["unlocode/unece_unlocode_2018-1_raw.csv.gz", "ports/wpi_UpdatedPub150.csv.gz", "flags/iso3166_country-codes.csv"]) {
     const p = join(DATASETS_DIR, f);
     h.update(`${f}:${existsSync(p) ? statSync(p).size : 0}`);

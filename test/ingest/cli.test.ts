@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { PROJECT_ROOT } from "../../src/main.ts";
+import { formatStation } from "../../src/adapters/ingest/cli.ts";
+import { parseConfig } from "../../src/config.ts";
+import { createService, PROJECT_ROOT } from "../../src/main.ts";
 import { positionLine, staticLines } from "./helpers.ts";
 
 const run = promisify(execFile);
@@ -38,8 +40,11 @@ describe("mds ingest and mds stations list", () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("ingests a file, a gzipped file and stdin as a station's, and lists the station with its counters", async () => {
-    const account = JSON.parse((await mds(["accounts", "create", "--name", "harbour", "--plan", "pro", "--json"])).stdout);
-    const station = JSON.parse((await mds(["stations", "create", "--account", account.id, "--name", "quay", "--json"])).stdout);
+    // Account and station made in process on the same store (the CLI's own create commands are tested in test/cli.test.ts).
+    const setup = await createService(parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent" }, PROJECT_ROOT));
+    const account = await setup.services.accounts.createAccount({ name: "harbour", webPlan: "pro", apiPlan: null });
+    const { station } = await setup.services.stations.createStation(account.id, "quay");
+    await setup.close();
     const lines = [
       "# a comment line from a logger",
       ...Array.from({ length: 30 }, (_, i) => positionLine({ mmsi: 500_000_000 + i, lat: 60, lon: 25 }, Date.parse("2026-01-01T00:00:00Z") + i * 1_000)),
@@ -67,7 +72,7 @@ describe("mds ingest and mds stations list", () => {
     assert.equal(listed[0].lines, 34 * 2 + 5);
     assert.equal(listed[0].positions, 64);
     assert.equal(listed[0].badChecksums, 2);
-    const text = (await mds(["stations", "list", "--account", account.id])).stdout;
+    const text = formatStation(listed[0]);
     assert.match(text, /quay\s+last heard 20\d\d-/);
     assert.match(text, /bad checksums 2/);
   });

@@ -23,7 +23,7 @@ async function settle(t: IngestTestService, n: number): Promise<void> {
 describe("UDP datagram signatures", () => {
   it("the receiver's key from the stored hash equals the sender's key from the secret; any change of the body breaks the MAC", () => {
     const secret = "mds_st_0123456789abcdefghijklmnopqrstuv";
-    assert.deepEqual(udpKeyFromHash(hashSecret(secret)), udpKeyFromSecret(secret));
+    assert.ok(udpKeyFromHash(hashSecret(secret)).equals(udpKeyFromSecret(secret)));
     const msg = signDatagram(udpKeyFromSecret(secret), 7, 1_795_000_000, 3, ["!AIVDM,1,1,,A,1,0*00"]);
     assert.match(msg.toString("latin1"), /^#mds1 7 1795000000 3 [0-9a-f]{64}\n!AIVDM/);
     const h = parseDatagramHeader(msg);

@@ -261,7 +261,8 @@ export class IngestPipeline {
       if (this.#flushing) await this.#flushing;
       else await this.#flushOnce();
       if (this.#retryMs > 0 && !this.#flushing) {
-        // The store is failing: give up waiting rather than spin; rows stay buffered.
+        // The store is failing: wait out the retry delay rather than spin. At close there
+        // is no later: what could not be written is lost (the error has been reported).
         if (this.#closed) return;
         await new Promise((r) => setTimeout(r, this.#retryMs));
       }

@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { createSocket, type RemoteInfo } from "node:dgram";
 import { isIPv6 } from "node:net";
 import type { Clock } from "../../ports/clock.ts";
@@ -30,11 +31,11 @@ const MAX_SENDERS = 10_000;
  */
 export async function startUdpListener(pipeline: IngestPipeline, directory: StationDirectory, clock: Clock, options: UdpListenerOptions): Promise<UdpListener> {
   const socket = createSocket({ type: isIPv6(options.host) ? "udp6" : "udp4", recvBufferSize: options.recvBufferSize ?? 8 * 1024 * 1024 });
-  const keys = new Map<number, { hash: string; key: Buffer }>();
+  const keys = new Map<number, { hash: string; key: KeyObject }>();
   const senders = new Map<string, number>();
   let received = 0;
 
-  const keyOf = (station: IngestStation): Buffer => {
+  const keyOf = (station: IngestStation): KeyObject => {
     let k = keys.get(station.id);
     if (!k || k.hash !== station.secretHash) {
       k = { hash: station.secretHash, key: udpKeyFromHash(station.secretHash) };

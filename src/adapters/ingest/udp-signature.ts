@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
 
 /**
  * Signed UDP datagrams from stations.
@@ -28,22 +28,25 @@ export const SIGNATURE_WINDOW_S = 300;
 /** Longest header line accepted: magic, three numbers, 64 hex digits and spaces. */
 const MAX_HEADER = 120;
 
+// Keys are KeyObjects: createHmac() with a raw Buffer builds one on every call, which
+// measured ~3x slower per datagram (30 us against 9 us for a 1.1 KB datagram here).
+
 /** The MAC key of a station from its secret (what a sender computes). */
-export function udpKeyFromSecret(secret: string): Buffer {
-  return createHash("sha256").update(secret, "utf8").digest();
+export function udpKeyFromSecret(secret: string): KeyObject {
+  return createSecretKey(createHash("sha256").update(secret, "utf8").digest());
 }
 
 /** The MAC key of a station from the stored digest (what the receiver has). */
-export function udpKeyFromHash(secretHash: string): Buffer {
-  return Buffer.from(secretHash, "hex");
+export function udpKeyFromHash(secretHash: string): KeyObject {
+  return createSecretKey(Buffer.from(secretHash, "hex"));
 }
 
-function mac(key: Buffer, stationId: number, t: number, seq: number, body: Buffer): Buffer {
+function mac(key: KeyObject, stationId: number, t: number, seq: number, body: Buffer): Buffer {
   return createHmac("sha256", key).update(`${stationId}.${t}.${seq}.`, "latin1").update(body).digest();
 }
 
 /** Builds a signed datagram from NMEA lines. */
-export function signDatagram(key: Buffer, stationId: number, unixSeconds: number, seq: number, lines: readonly string[]): Buffer {
+export function signDatagram(key: KeyObject, stationId: number, unixSeconds: number, seq: number, lines: readonly string[]): Buffer {
   const body = Buffer.from(`${lines.join("\n")}\n`, "latin1");
   const header = `${UDP_MAGIC} ${stationId} ${unixSeconds} ${seq} ${mac(key, stationId, unixSeconds, seq, body).toString("hex")}\n`;
   return Buffer.concat([Buffer.from(header, "latin1"), body]);
@@ -71,7 +74,7 @@ export function parseDatagramHeader(msg: Buffer): DatagramHeader | "no_header" |
 }
 
 /** Constant-time check of the datagram's MAC with the station's key. */
-export function verifyDatagram(key: Buffer, header: DatagramHeader, msg: Buffer): boolean {
+export function verifyDatagram(key: KeyObject, header: DatagramHeader, msg: Buffer): boolean {
   const expected = mac(key, header.stationId, header.t, header.seq, msg.subarray(header.bodyStart));
   return expected.length === header.mac.length && timingSafeEqual(expected, header.mac);
 }
