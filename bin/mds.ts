@@ -23,6 +23,7 @@ import {
 } from "../src/adapters/ingest/cli.ts";
 import { senderFor, startSimulator } from "../src/adapters/ingest/simulator/index.ts";
 import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../src/main.ts";
+import { ACCOUNT_COMMANDS, ACCOUNT_USAGE, AccountCommandError, runAccountCommand } from "../src/adapters/webhooks/cli.ts";
 
 class UsageError extends Error {}
 
@@ -42,6 +43,7 @@ const USAGE = `usage: mds <command> [options]
   ingest --station <id> [file|-]         NMEA lines from a file (.gz too) or stdin, as that station's
   simulate [--station <id> --secret <s>] [--target tcp://127.0.0.1:5631] [--vessels N]
                                          a simulated station sending to a running service (tcp:, udp:, http:)
+${ACCOUNT_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}
 environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
@@ -70,6 +72,14 @@ async function withService<T>(fn: (s: Service) => Promise<T>): Promise<T> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Account commands (webhooks, zones, follows, ...) take options of their own.
+  if ((ACCOUNT_COMMANDS as readonly string[]).includes(argv[0] ?? "")) {
+    return withService(async (s) => {
+      await runAccountCommand(s.services, argv, out).catch((e: unknown) => {
+        throw e instanceof AccountCommandError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? new UsageError((e as Error).message) : e;
+      });
+    });
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -215,6 +225,8 @@ async function serve(demo: boolean): Promise<void> {
   const minutes = service.config.sanctionsRefreshMinutes;
   const refresher = minutes ? new SanctionsRefresher(service.services, { minutes, sources: service.config.sanctionsSources, log }) : null;
   void refresher?.start();
+  // Webhook deliveries and sanctions alerts; zone alerts run on ingest already.
+  service.webhooks.start();
   const stop = async () => {
     await simulator?.stop();
     await refresher?.stop();

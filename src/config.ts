@@ -54,6 +54,8 @@ const EnvSchema = z.object({
   INGEST_UDP_PORT: ingestPort.default(5632),
   SANCTIONS_REFRESH_MINUTES: z.coerce.number().int("must be a whole number").min(1, "must be at least 1; leave unset to turn the refresh off").optional(),
   SANCTIONS_SOURCES: sanctionsSources.optional(),
+  MCP_ALLOWED_HOSTS: z.string().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
 });
 
 export interface Config {
@@ -73,6 +75,10 @@ export interface Config {
   sanctionsRefreshMinutes: number | null;
   /** Per-list sources overriding the official files. */
   sanctionsSources: Partial<Record<SanctionsListKey, string[]>>;
+  /** Host names /mcp answers to besides localhost, BASE_URL's and HOST's (DNS-rebinding guard); `*` turns the check off. */
+  mcpAllowedHosts: string[];
+  /** Browser origins (host names) allowed to call /mcp besides those hosts. */
+  mcpAllowedOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -105,5 +111,11 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     ingestUdpPort: e.INGEST_UDP_PORT,
     sanctionsRefreshMinutes: e.SANCTIONS_REFRESH_MINUTES ?? null,
     sanctionsSources: e.SANCTIONS_SOURCES ?? {},
+    mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
+    mcpAllowedOrigins: commaList(e.MCP_ALLOWED_ORIGINS),
   };
+}
+
+function commaList(v: string | undefined): string[] {
+  return (v ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "");
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "./adapters/http/app.ts";
 import { registerIngestRoute } from "./adapters/http/ingest-route.ts";
 import { Ingest } from "./adapters/ingest/index.ts";
+import { mcpHostPolicy, registerMcp } from "./adapters/mcp/http.ts";
 import { FlexibleRateLimiter } from "./adapters/limits/rate-limiter.ts";
 import { SqlAccountStore } from "./adapters/storage/accounts-store.ts";
 import { SqlCreditLedger } from "./adapters/storage/credit-ledger.ts";
@@ -12,6 +13,9 @@ import { SqlPositionStore } from "./adapters/storage/positions-store.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "./adapters/storage/reference-store.ts";
 import { SqlSanctionsStore } from "./adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "./adapters/storage/station-store.ts";
+import { SqlAlertStore } from "./adapters/storage/alerts-store.ts";
+import { SqlWebhookStore } from "./adapters/storage/webhooks-store.ts";
+import { WebhooksRuntime, type WebhooksOptions } from "./adapters/webhooks/runtime.ts";
 import type { Config } from "./config.ts";
 import { KeyAuthenticator } from "./operations/authenticate.ts";
 import type { Pipeline } from "./operations/execute.ts";
@@ -34,6 +38,8 @@ export interface Service {
   app: FastifyInstance;
   /** AIS from stations: pipeline, directory, and the TCP/UDP listeners once `listen()`ed. */
   ingest: Ingest;
+  /** Alerts and webhook delivery: zone evaluation on ingest always; worker and sanctions reader once `start()`ed (`serve`). */
+  webhooks: WebhooksRuntime;
   close(): Promise<void>;
 }
 
@@ -44,7 +50,7 @@ export function storeLocation(config: Config): StoreLocation {
 }
 
 /** The composition root: picks adapters from the configuration and wires the ports. */
-export async function createService(config: Config, options: { clock?: Clock; rateLimitPrefix?: string } = {}): Promise<Service> {
+export async function createService(config: Config, options: { clock?: Clock; rateLimitPrefix?: string; webhooks?: WebhooksOptions } = {}): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const sources = loadSources(config.sourcesFile);
   const store = await openStore(storeLocation(config));
@@ -53,6 +59,9 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
   const sqlLedger = new SqlCreditLedger(store.counters, store.engine);
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
+  const webhookStore = new SqlWebhookStore(store.db, store.engine);
+  const log = { warn: (o: object, m: string) => app.log.warn(o, m), error: (o: object, m: string) => app.log.error(o, m) };
+  const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
     clock,
     sources,
@@ -64,11 +73,18 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     sanctions: new SqlSanctionsStore(store.db),
+    alerts: new SqlAlertStore(store.db, store.engine),
+    webhooks: webhookStore,
+    webhookDispatch: webhooks,
+    alertsRuntime: webhooks,
   };
   const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock) };
   const ingest = new Ingest(services.positions, clock, {}, (err) => app.log.error({ err }, "AIS batch write failed; kept for retry"));
   const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(PROJECT_ROOT, "docs/errors.md"), metricRegistries: [ingest.metrics.registry] });
   registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
+  const mcpHosts = mcpHostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
+  registerMcp(app, { pipeline, operations: OPERATIONS, sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins });
+  webhooks.attach(services, ingest, app, join(PROJECT_ROOT, "docs/webhooks.md"));
   return {
     config,
     store,
@@ -77,9 +93,11 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     datasets: new SqlDatasetLog(store.db),
     app,
     ingest,
+    webhooks,
     async close() {
       await app.close();
       await ingest.close();
+      await webhooks.close();
       await limiter.close();
       await store.close();
     },

@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   station_unauthenticated: { status: 401, retryable: false, message: "Station ingest needs `Authorization: Bearer <station secret>` of a known station." },
   payload_too_large: { status: 413, retryable: false, message: "The request body is larger than this endpoint accepts; send it in smaller parts." },
   unsupported_media_type: { status: 415, retryable: false, message: "The request body must be sent with the content type this endpoint accepts." },
+  limit_reached: { status: 403, retryable: false, message: "The account already has as many of these as its plans allow; delete one or move to a larger plan." },
+  conflict: { status: 409, retryable: false, message: "The resource is not in a state that allows this action." },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -29,10 +29,15 @@ export interface OperationResult {
 
 export type PlanFeature = "privateFeed";
 
-export interface Operation<S extends z.ZodObject = z.ZodObject> {
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** The parsed JSON body's fields, merged into the input; nothing for operations without a body. */
+export type BodyOf<B> = B extends z.ZodObject ? z.infer<B> : unknown;
+
+export interface Operation<S extends z.ZodObject = z.ZodObject, B extends z.ZodObject | undefined = z.ZodObject | undefined> {
   /** `<resource>.<verb>`: also the name of the file. */
   id: string;
-  method: "GET";
+  method: HttpMethod;
   /** Path template under the base URL, with `{param}` placeholders. */
   path: string;
   /** The MCP tool generated from this operation, when it has one. */
@@ -43,6 +48,8 @@ export interface Operation<S extends z.ZodObject = z.ZodObject> {
   feature?: PlanFeature;
   /** Path and query parameters together. */
   input: S;
+  /** The JSON request body (POST, PATCH), validated on its own and merged into the input; its fields never come from the query. */
+  body?: B;
   /** The `data` (and extra top-level fields) of a successful answer, for OpenAPI and tests. */
   output: { data: z.ZodType; top?: Record<string, z.ZodType> };
   responseType: string;
@@ -50,10 +57,10 @@ export interface Operation<S extends z.ZodObject = z.ZodObject> {
   paged?: boolean;
   /** Credits one call costs; 0 is free. */
   cost(input: z.infer<S>): number;
-  run(ctx: OperationContext, input: z.infer<S>): Promise<OperationResult>;
+  run(ctx: OperationContext, input: z.infer<S> & BodyOf<B>): Promise<OperationResult>;
 }
 
 /** Keeps the input type of each operation while the registry holds them side by side. */
-export function defineOperation<S extends z.ZodObject>(op: Operation<S>): Operation<S> {
+export function defineOperation<S extends z.ZodObject, B extends z.ZodObject | undefined = undefined>(op: Operation<S, B>): Operation<S, B> {
   return op;
 }

@@ -1,3 +1,5 @@
+import { ALERT_OPERATIONS } from "./account.alerts.ts";
+import { WEBHOOK_OPERATIONS } from "./account.webhooks.ts";
 import { flagsGet } from "./flags.get.ts";
 import { meFeed } from "./me.feed.ts";
 import { meStations } from "./me.stations.ts";
@@ -9,4 +11,4 @@ import { screen } from "./screen.ts";
 import { usageGet } from "./usage.get.ts";
 
 /** The single list of operations: REST routes, OpenAPI and MCP tools are generated from it. */
-export const OPERATIONS: readonly Operation[] = [portsList, portsGet, flagsGet, usageGet, meFeed, meStations, sanctionsList, screen] as unknown as readonly Operation[];
+export const OPERATIONS: readonly Operation[] = [portsList, portsGet, flagsGet, usageGet, meFeed, meStations, sanctionsList, screen, ...WEBHOOK_OPERATIONS, ...ALERT_OPERATIONS] as unknown as readonly Operation[];

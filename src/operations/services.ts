@@ -4,7 +4,9 @@ import type { Clock } from "../ports/clock.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore } from "../ports/reference.ts";
+import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
 import type { SanctionsStore } from "../ports/sanctions.ts";
+import type { WebhookDispatch, WebhookStore } from "../ports/webhooks.ts";
 
 /** Everything an operation or the pipeline may reach: ports only, never adapters. */
 export interface Services {
@@ -19,4 +21,12 @@ export interface Services {
   ports: PortStore;
   flags: FlagStore;
   sanctions: SanctionsStore;
+  /** Follows, zones and saved searches of accounts. */
+  alerts: AlertStore;
+  /** Webhook endpoints, events and the delivery log. */
+  webhooks: WebhookStore;
+  /** Test sends and wake-ups of this process's delivery worker. */
+  webhookDispatch: WebhookDispatch;
+  /** Tells this process's zone evaluator about changed zones. */
+  alertsRuntime: AlertsRuntime;
 }

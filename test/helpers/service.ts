@@ -10,6 +10,7 @@ import { type Config, parseConfig } from "../../src/config.ts";
 import type { PlanId } from "../../src/domain/plans.ts";
 import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../../src/main.ts";
 import type { Clock } from "../../src/ports/clock.ts";
+import type { WebhooksOptions } from "../../src/adapters/webhooks/runtime.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -94,7 +95,7 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-export async function startTestService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string> } = {}): Promise<TestService> {
+export async function startTestService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; webhooks?: WebhooksOptions } = {}): Promise<TestService> {
   const engine = options.engine ?? "sqlite";
   const clock = new TestClock();
   const dataDir = mkdtempSync(join(tmpdir(), "mds-test-"));
@@ -109,7 +110,7 @@ export async function startTestService(options: { engine?: Engine; withData?: bo
     if (options.withData !== false) copyFileSync(await sqliteTemplate(), join(dataDir, "mds.sqlite"));
   }
   // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
-  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}` });
+  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks });
   if (engine === "postgres" && options.withData !== false) await importMissingDatasets(service, { progress: false });
   return {
     service,

@@ -17,7 +17,7 @@ describe("OpenAPI 3.1 document", () => {
 
   it("describes every operation of the registry", () => {
     assert.equal(doc.openapi, "3.1.0");
-    for (const op of OPERATIONS) assert.equal(doc.paths[op.path]?.get?.operationId, op.id, op.id);
+    for (const op of OPERATIONS) assert.equal(doc.paths[op.path]?.[op.method.toLowerCase()]?.operationId, op.id, op.id);
   });
 
   /** Real responses, success and error, validated against the document's own schemas. */

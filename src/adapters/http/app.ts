@@ -49,6 +49,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         const outcome = await execute(options.pipeline, op, {
           params: req.params as Record<string, string>,
           query: req.query as Record<string, unknown>,
+          body: req.body,
           authorization: req.headers.authorization,
           clientAddress: req.ip,
           baseUrl: baseOf(req),

@@ -60,6 +60,7 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
         description: `${op.description}\n\nCredits: ${describeCost(op)}. Auth: ${op.auth === "key" ? "API key required" : "optional"}.`,
         ...(op.auth === "key" ? { security: [{ bearer: [] }] } : { security: [{ bearer: [] }, {}] }),
         parameters,
+        ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.body, "input") } } } } : {}),
         responses,
         "x-credits": describeCost(op),
         ...(op.tool ? { "x-mcp-tool": op.tool } : {}),

@@ -120,6 +120,8 @@ export class IngestPipeline {
   #drainWaiters: (() => void)[] = [];
   #closed = false;
   #onError: (e: unknown) => void;
+  /** Called with each batch of fixes once it is committed (zone alerts); must return at once. */
+  onPositions: ((fixes: readonly PositionFix[]) => void) | null = null;
 
   constructor(store: PositionStore, clock: Clock, metrics: IngestMetrics, options: IngestOptions = {}, onError: (e: unknown) => void = () => {}) {
     this.#store = store;
@@ -407,6 +409,7 @@ export class IngestPipeline {
       this.#metrics.flushSeconds.observe((performance.now() - started) / 1000);
       this.#metrics.positionsWritten.inc(inserted);
       apply();
+      this.onPositions?.(positions);
       // Waiters are in submit order: resolve those whose rows are committed and whose
       // identities and counters this (or an earlier) flush took.
       let done = 0;

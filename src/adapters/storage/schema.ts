@@ -23,6 +23,23 @@ export interface Database {
   sanctions_identifiers: SanctionsIdentifiersTable;
   sanctions_changes: SanctionsChangesTable;
   sanctions_events: SanctionsEventsTable;
+  vessels: VesselsTable;
+  vessel_identifiers: VesselIdentifiersTable;
+  vessel_names: VesselNamesTable;
+  vessel_name_terms: VesselNameTermsTable;
+  vessel_emissions: VesselEmissionsTable;
+  vessel_fleet: VesselFleetTable;
+  vessel_ais_synced: VesselAisSyncedTable;
+  vessel_registry_state: VesselRegistryStateTable;
+  alert_follows: AlertFollowsTable;
+  alert_zones: AlertZonesTable;
+  alert_saved_searches: AlertSavedSearchesTable;
+  alert_cursors: AlertCursorsTable;
+  alerts: AlertsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export interface AccountsTable {
@@ -267,4 +284,195 @@ export interface SanctionsEventsTable {
   /** 1 when from a list's first import (a starting state, not a change). */
   baseline: number;
   created_at: number;
+}
+
+// --- Vessel registry (migration 0004) -----------------------------------------------------
+
+/** A ship: keyed by IMO, or by MMSI when no valid IMO is known (exactly one is set). */
+export interface VesselsTable {
+  id: Generated<number>;
+  imo: number | null;
+  mmsi_key: number | null;
+  created_at: number;
+}
+
+/** An MMSI or call sign a source linked to a ship; `station_id` set for links from a station. */
+export interface VesselIdentifiersTable {
+  vessel_id: number;
+  kind: "mmsi" | "callsign";
+  value: string;
+  source: string;
+  station_id: number | null;
+  first_seen: number;
+  last_seen: number;
+}
+
+/** A name a source gave a ship, with its normal form for search. */
+export interface VesselNamesTable {
+  id: Generated<number>;
+  vessel_id: number;
+  name: string;
+  norm: string;
+  source: string;
+  station_id: number | null;
+  first_seen: number;
+  last_seen: number;
+}
+
+/** Search index: suffixes of normalised names (domain/vessels/names.ts), by match rank. */
+export interface VesselNameTermsTable {
+  rank: number;
+  term: string;
+  name_id: number;
+}
+
+/** EU MRV reports, one per ship and year. */
+export interface VesselEmissionsTable {
+  imo: number;
+  year: number;
+  name: string;
+  ship_type: string | null;
+  port_of_registry: string | null;
+  co2_t: number | null;
+  fuel_t: number | null;
+  time_at_sea_h: number | null;
+}
+
+/** Rows of fleet lists (MARAD), per ship and source. */
+export interface VesselFleetTable {
+  imo: number;
+  source: string;
+  name: string;
+  ship_type: string | null;
+  gross_tons: number | null;
+  deadweight_tons: number | null;
+  year_built: number | null;
+  operator: string | null;
+}
+
+/** The AIS identity rows the registry last linked, to find the ones that changed. */
+export interface VesselAisSyncedTable {
+  station_id: number;
+  mmsi: number;
+  imo: number | null;
+  name: string | null;
+  callsign: string | null;
+  updated_at: number;
+}
+
+export interface VesselRegistryStateTable {
+  key: string;
+  value: number;
+}
+
+// --- Alerts and webhooks (migration 0006) ----------------------------------------------
+
+export interface AlertFollowsTable {
+  id: Generated<number>;
+  account_id: string;
+  kind: "vessel" | "port";
+  imo: number | null;
+  mmsi: number | null;
+  unlocode: string | null;
+  /** `imo:<n>`, `mmsi:<n>` or `unlocode:<code>`: unique per account. */
+  ref: string;
+  created_at: number;
+}
+
+export interface AlertZonesTable {
+  id: Generated<number>;
+  account_id: string;
+  name: string;
+  /** GeoJSON Polygon as validated (domain/alerts/geometry.ts). */
+  geometry: string;
+  min_lon: number;
+  min_lat: number;
+  max_lon: number;
+  max_lat: number;
+  created_at: number;
+}
+
+export interface AlertSavedSearchesTable {
+  id: Generated<number>;
+  account_id: string;
+  name: string;
+  q: string;
+  kind: string | null;
+  created_at: number;
+}
+
+export interface AlertCursorsTable {
+  name: string;
+  value: number;
+}
+
+export interface AlertsTable {
+  id: Generated<number>;
+  account_id: string;
+  type: string;
+  occurred_at: number;
+  dedupe_key: string;
+  /** JSON: zone, follow, vessel of the alert. */
+  detail: string;
+  created_at: number;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  account_id: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event types, or null for all. */
+  events: string | null;
+  status: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  failure_streak: number;
+  streak_started_at: number | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  account_id: string;
+  alert_id: number | null;
+  type: string;
+  body: string;
+  created_at: number;
+}
+
+/** One row per event and endpoint: the delivery log and the work queue. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: number;
+  endpoint_id: number;
+  account_id: string;
+  status: string;
+  trigger: string;
+  resume_status: string | null;
+  attempts: number;
+  tries: number;
+  next_attempt_at: number | null;
+  lease_token: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: number;
+  attempt: number;
+  delivery_uuid: string;
+  trigger: string;
+  outcome: string;
+  started_at: number;
+  duration_ms: number | null;
+  status_code: number | null;
+  error_class: string | null;
+  error: string | null;
+  response_snippet: string | null;
 }

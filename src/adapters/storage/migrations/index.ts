@@ -2,6 +2,8 @@ import type { Migration } from "kysely";
 import { foundation } from "./0001-foundation.ts";
 import { ais } from "./0002-ais.ts";
 import { sanctions } from "./0003-sanctions.ts";
+import { vessels } from "./0004-vessels.ts";
+import { alertsWebhooks } from "./0006-alerts-webhooks.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -13,5 +15,7 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0001_foundation": foundation(types),
     "0002_ais": ais(types),
     "0003_sanctions": sanctions(types),
+    "0004_vessels": vessels(types),
+    "0006_alerts_webhooks": alertsWebhooks(types),
   };
 }

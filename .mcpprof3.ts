@@ -1,0 +1,12 @@
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+const bare = createMcpHandler(() => { const s = new McpServer({ name: "x", version: "1" }); s.registerTool("noop", { description: "x" }, async () => ({ content: [{ type: "text", text: "ok" }] })); return s; });
+const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "noop", arguments: {} } });
+const hdr = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+const n = Number(process.argv[2] ?? 5000);
+for (let i = 0; i < 500; i++) await (await bare.fetch(new Request("http://localhost/mcp", { method: "POST", headers: hdr, body }))).text();
+const t0 = performance.now();
+for (let i = 0; i < n; i++) await (await bare.fetch(new Request("http://localhost/mcp", { method: "POST", headers: hdr, body }))).text();
+console.log("bare legacy", ((performance.now() - t0) / n * 1000).toFixed(1), "us");
+const t1 = performance.now();
+for (let i = 0; i < n; i++) await (await bare.fetch(new Request("http://localhost/mcp", { method: "POST", headers: hdr, body }), { parsedBody: JSON.parse(body) })).text();
+console.log("bare legacy parsedBody", ((performance.now() - t1) / n * 1000).toFixed(1), "us");

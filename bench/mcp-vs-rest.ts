@@ -1,0 +1,122 @@
+/**
+ * A tool call over MCP against the same REST call, side by side in one run, over real HTTP
+ * (loopback, keep-alive): the latency a client sees for one request, one at a time.
+ *
+ *   npx node bench/mcp-vs-rest.ts [requests-per-round] [rounds]
+ *
+ * Pairs: `get_port` vs GET /api/v1/ports/NLRTM (a small page), and `screen_vessels` with 10 ids
+ * vs GET /api/v1/screen (a larger answer). Each MCP call is replayed byte for byte as the SDK's
+ * own client sent it once (captured through the transport's fetch), in both eras: the 2025 one
+ * (a stateless POST after `initialize`, answered as a server-sent event) and 2026-07-28 (one
+ * POST with the per-request envelope, answered as JSON). So the figures are server time plus
+ * one HTTP exchange, without the client SDK's own result validation; a last line times the
+ * SDK client end to end for reference. Service and client share one process on the embedded
+ * SQLite store; variants alternate per round so drift in the machine's load hits them alike.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
+import { importSanctions } from "../src/adapters/importers/sanctions-import.ts";
+import { parseConfig } from "../src/config.ts";
+import { createService, PROJECT_ROOT } from "../src/main.ts";
+
+const perRound = Number(process.argv[2] ?? 300);
+const rounds = Number(process.argv[3] ?? 5);
+
+type Sent = { url: string; headers: Record<string, string>; body: string };
+
+const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-mcp-"));
+const service = await createService(parseConfig({ LOG_LEVEL: "silent", DATA_DIR: dataDir, INGEST_TCP_PORT: "off", INGEST_UDP_PORT: "off" }, PROJECT_ROOT));
+try {
+  console.warn("importing reference data and the OFAC sample...");
+  await importMissingDatasets(service, { progress: false });
+  await importSanctions(service.services, "ofac", [join(PROJECT_ROOT, "test/fixtures/sanctions/ofac/sdn_csv_vessel_rows_2024-05-03.csv")], { asOf: "2024-05-03" });
+  const base = await service.app.listen({ port: 0, host: "127.0.0.1" });
+
+  // Scale keys on accounts of their own, rotated, so the per-key rate limit stays in the path without throttling.
+  const keys: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const a = await service.services.accounts.createAccount({ name: `bench ${i}`, webPlan: null, apiPlan: "scale" });
+    keys.push((await service.services.accounts.createKey(a.id)).key);
+  }
+  const ofac = await service.services.sanctions.listActive("ofac", 0, 10);
+  const ids = [...new Set(ofac.flatMap((r) => r.record.imos))].slice(0, 10).join(",");
+
+  /** The exact request the SDK client sends for one tool call in an era (after its own handshake). */
+  async function capture(era: "legacy" | "modern", name: string, args: Record<string, unknown>): Promise<Sent> {
+    let sent: Sent | null = null;
+    const recordingFetch = async (url: string | URL, init?: RequestInit) => {
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (body.includes('"tools/call"')) sent = { url: String(url), headers: Object.fromEntries(new Headers(init?.headers).entries()), body };
+      return fetch(url, init);
+    };
+    const client = new Client({ name: "bench", version: "1" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: recordingFetch, requestInit: { headers: { Authorization: `Bearer ${keys[0]}` } } });
+    await client.connect(transport);
+    await client.callTool({ name, arguments: args });
+    await client.close();
+    if (!sent) throw new Error(`no tools/call captured for ${era}`);
+    return sent;
+  }
+
+  let k = 0;
+  const nextKey = () => keys[k++ % keys.length]!;
+  const restCall = (path: string) => async () => {
+    const r = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${nextKey()}` } });
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`${path} answered ${r.status}: ${text.slice(0, 200)}`);
+  };
+  const mcpCall = (sent: Sent) => async () => {
+    const r = await fetch(sent.url, { method: "POST", headers: { ...sent.headers, authorization: `Bearer ${nextKey()}` }, body: sent.body });
+    const text = await r.text();
+    if (r.status !== 200 || text.includes('"isError":true') || text.includes('"error":{')) throw new Error(`MCP call answered ${r.status}: ${text.slice(0, 300)}`);
+  };
+  const sdkClient = new Client({ name: "bench-sdk", version: "1" });
+  await sdkClient.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), authorization: `Bearer ${nextKey()}` } }) }));
+  const sdkCall = (name: string, args: Record<string, unknown>) => async () => {
+    const r = await sdkClient.callTool({ name, arguments: args });
+    if (r.isError) throw new Error(`SDK call failed: ${JSON.stringify(r).slice(0, 300)}`);
+  };
+
+  const portArgs = { unlocode: "NLRTM" };
+  const screenArgs = { ids };
+  const variants: [string, () => Promise<void>][] = [
+    ["REST GET /api/v1/ports/NLRTM", restCall("/api/v1/ports/NLRTM")],
+    ["MCP get_port, 2025-11-25 (SSE answer)", mcpCall(await capture("legacy", "get_port", portArgs))],
+    ["MCP get_port, 2026-07-28 (JSON answer)", mcpCall(await capture("modern", "get_port", portArgs))],
+    ["REST GET /api/v1/screen (10 ids)", restCall(`/api/v1/screen?ids=${ids}`)],
+    ["MCP screen_vessels 10 ids, 2025-11-25", mcpCall(await capture("legacy", "screen_vessels", screenArgs))],
+    ["MCP screen_vessels 10 ids, 2026-07-28", mcpCall(await capture("modern", "screen_vessels", screenArgs))],
+    ["MCP get_port through the SDK client, 2025-11-25", sdkCall("get_port", portArgs)],
+  ];
+  const baselineOf = (i: number) => (i < 3 || i === 6 ? 0 : 3);
+
+  for (const [, call] of variants) for (let i = 0; i < 100; i++) await call(); // warm-up
+  const times = variants.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, [, call]] of variants.entries()) {
+      for (let n = 0; n < perRound; n++) {
+        const started = performance.now();
+        await call();
+        times[i]!.push(performance.now() - started);
+      }
+    }
+  }
+  await sdkClient.close();
+
+  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const rows = variants.map(([name], i) => {
+    const xs = times[i]!;
+    const b = times[baselineOf(i)]!;
+    const ratio = i === baselineOf(i) ? "1.00 (baseline)" : `${(pct(xs, 50) / pct(b, 50)).toFixed(2)} / ${(mean(xs) / mean(b)).toFixed(2)}`;
+    return `| ${name} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 90).toFixed(2)} | ${pct(xs, 99).toFixed(2)} | ${mean(xs).toFixed(2)} | ${ratio} | ${xs.length} |`;
+  });
+  console.warn(`${rounds} rounds of ${perRound} sequential requests per variant over loopback HTTP, times in ms`);
+  process.stdout.write(["| request | p50 ms | p90 ms | p99 ms | mean ms | vs REST (p50 / mean) | requests |", "|---|---|---|---|---|---|---|", ...rows].join("\n") + "\n");
+} finally {
+  await service.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,69 @@
+import { ARCHIVE_SLOT_MS, archiveBoundary } from "../../domain/tracks/window.ts";
+import type { ArchivePoint, ArchiveStore } from "../../ports/tracks.ts";
+import type { SqlTrackStore, StoredFix } from "../storage/track-store.ts";
+
+export interface CompactionReport {
+  /** Vessels whose old fixes were moved. */
+  vessels: number;
+  /** Fixes read from the main store (and deleted from it). */
+  fixes: number;
+  /** Points written to the archive (one per vessel, station and 10-minute slot). */
+  points: number;
+  /** Everything before this time (epoch ms) is in the archive now. */
+  cutoff: number;
+  ms: number;
+}
+
+/** Fixes read per statement: bounded, so the main store's other users wait at most one short statement. */
+const READ_CHUNK = 5_000;
+
+/** The last fix of each (vessel, station, slot): what the archive keeps. */
+export function downsample(fixes: readonly StoredFix[]): ArchivePoint[] {
+  const last = new Map<string, StoredFix>();
+  for (const f of fixes) {
+    const key = `${f.mmsi}:${f.stationId}:${Math.floor(f.time / ARCHIVE_SLOT_MS)}`;
+    const had = last.get(key);
+    if (!had || f.time > had.time) last.set(key, f);
+  }
+  return [...last.values()].map((f) => ({ mmsi: f.mmsi, time: f.time, stationId: f.stationId, lat: f.lat, lon: f.lon, sog: f.sog, cog: f.cog }));
+}
+
+/**
+ * Moves every fix older than 90 days (to the start of its 10-minute slot) from the main
+ * store to the archive, downsampled. Per vessel and chunk: write the archive first, then
+ * delete what was written from the main store. A run that stops between the two leaves
+ * the fixes in both stores, and the next run writes the same slots again (the archive key
+ * is the slot), so nothing is lost or doubled. The archive being down stops the run
+ * before anything is deleted.
+ */
+export async function compact(tracks: SqlTrackStore, archive: ArchiveStore, now: number, options: { signal?: AbortSignal } = {}): Promise<CompactionReport> {
+  const started = performance.now();
+  // Whole slots only: a slot is never split between the two stores.
+  const cutoff = Math.floor(archiveBoundary(now) / ARCHIVE_SLOT_MS) * ARCHIVE_SLOT_MS;
+  const report: CompactionReport = { vessels: 0, fixes: 0, points: 0, cutoff, ms: 0 };
+  for (const mmsi of await tracks.mmsis()) {
+    if (options.signal?.aborted) break;
+    let moved = false;
+    for (;;) {
+      const fixes = await tracks.oldest(mmsi, cutoff, READ_CHUNK);
+      if (fixes.length === 0) break;
+      const points = downsample(fixes);
+      await archive.upsert(points);
+      const last = fixes.at(-1)!;
+      await tracks.deleteThrough(mmsi, last.time, last.stationId);
+      report.fixes += fixes.length;
+      report.points += points.length;
+      moved = true;
+      // node:sqlite blocks while a statement runs; let requests and ingest in between.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (fixes.length < READ_CHUNK) break;
+    }
+    if (moved) report.vessels++;
+  }
+  return done();
+
+  function done(): CompactionReport {
+    report.ms = Math.round(performance.now() - started);
+    return report;
+  }
+}

@@ -1,0 +1,208 @@
+import { hostHeaderValidation, originValidation } from "@modelcontextprotocol/fastify";
+import {
+  type AuthInfo,
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "../../domain/errors.ts";
+import type { SourceRegistry } from "../../domain/rights/source.ts";
+import { errorBody, type Pipeline } from "../../operations/execute.ts";
+import type { Operation } from "../../operations/operation.ts";
+import { rightsDocument } from "./rights-doc.ts";
+import { buildMcpServer } from "./server.ts";
+import { buildToolSpecs, type CallContext } from "./tools.ts";
+
+export const MCP_PATH = "/mcp";
+export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
+
+export interface McpOptions {
+  pipeline: Pipeline;
+  operations: readonly Operation[];
+  sources: SourceRegistry;
+  /** Public base URL; when unset, taken from each request's Host (as the REST links are). */
+  baseUrl?: string;
+  /** Host names (no port) the endpoint answers to; `*` turns the Host check off. */
+  allowedHosts: readonly string[];
+  /** Origin host names (no scheme or port) browsers may call from; requests without Origin always pass. */
+  allowedOrigins: readonly string[];
+}
+
+/** Every host name a local deployment is reached by. */
+const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * The Host and Origin names that guard against DNS rebinding: the local names, the host of
+ * BASE_URL, the listen address unless it is a wildcard, and what the operator adds.
+ */
+export function mcpHostPolicy(o: { baseUrl?: string; listenHost: string; extraHosts?: readonly string[]; extraOrigins?: readonly string[] }): { hosts: string[]; origins: string[] } {
+  const names = new Set(LOCAL_HOSTS);
+  if (o.baseUrl) names.add(new URL(o.baseUrl).hostname.toLowerCase());
+  const listen = o.listenHost.trim().toLowerCase();
+  if (listen !== "" && listen !== "0.0.0.0" && listen !== "::") names.add(listen.includes(":") && !listen.startsWith("[") ? `[${listen}]` : listen);
+  const hosts = [...names, ...(o.extraHosts ?? []).map((h) => h.trim().toLowerCase())].filter((h) => h !== "");
+  const origins = [...names, ...(o.extraOrigins ?? []).map((h) => h.trim())].filter((h) => h !== "");
+  return { hosts: [...new Set(hosts)], origins: [...new Set(origins)] };
+}
+
+const CALL_KEY = "mds.call";
+
+/** The caller's context rides on the SDK's pass-through AuthInfo from the gate to the tool handler. */
+function contextOf(auth: AuthInfo | undefined): CallContext | undefined {
+  return auth?.extra?.[CALL_KEY] as CallContext | undefined;
+}
+
+/** Request headers the web Request rebuilds itself from the body it is given. */
+const HOP_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive"]);
+
+function webRequest(req: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || HOP_HEADERS.has(name)) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  const hasBody = req.method === "POST" && typeof req.body === "string";
+  return new Request(`${req.protocol}://${req.host}${req.url}`, { method: req.method, headers, body: hasBody ? (req.body as string) : undefined });
+}
+
+/** Browsers (the Inspector's web UI, web apps) need these to call the endpoint and read the challenge. */
+function cors(req: FastifyRequest, reply: FastifyReply): void {
+  const origin = req.headers.origin;
+  if (!origin) return;
+  reply.header("access-control-allow-origin", origin);
+  reply.header("vary", "Origin");
+  reply.header("access-control-expose-headers", "WWW-Authenticate, Mcp-Protocol-Version, Mcp-Session-Id, X-Request-Id");
+}
+
+/**
+ * Mounts the MCP endpoint (Streamable HTTP, stateless, every protocol era the SDK serves) and
+ * the protected resource metadata on the app. Tools come from the operations registry and run
+ * through the same execute() as REST.
+ */
+export function registerMcp(app: FastifyInstance, options: McpOptions): void {
+  const deps = {
+    pipeline: options.pipeline,
+    tools: buildToolSpecs(options.operations),
+    rightsText: rightsDocument(options.sources),
+    onFailure: (op: Operation, err: unknown) => app.log.error({ err, op: op.id, via: "mcp" }, "operation failed"),
+  };
+  const factory = ({ authInfo }: { authInfo?: AuthInfo }) => buildMcpServer(deps, contextOf(authInfo));
+  // Rejections of malformed requests are answered to the client; they are not our faults.
+  const onerror = (err: Error) => app.log.debug({ err }, "mcp request rejected");
+  // 2026-07-28 (stateless by design) through the SDK's entry; 2025-era requests are routed below.
+  const handler = createMcpHandler(factory, { legacy: "reject", onerror });
+  const legacySse = legacyStatelessFallback(factory, onerror);
+
+  /**
+   * A 2025-era request is served statelessly, like the SDK's own fallback, but a POST whose
+   * client accepts JSON gets a plain JSON answer instead of a one-event stream: our tools send
+   * nothing before their result, and the JSON leg measured at about half the SDK time per call
+   * (bench/README.md, "MCP"). Everything else (GET, DELETE, SSE-only clients) takes the SDK's path.
+   */
+  async function serve(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
+    if (!(await isLegacyRequest(request, parsedBody))) return handler.fetch(request, { authInfo, parsedBody });
+    const acceptsJson = (request.headers.get("accept") ?? "").includes("application/json");
+    if (request.method !== "POST" || parsedBody === undefined || !acceptsJson) return legacySse(request, { authInfo, parsedBody });
+    const server = factory({ authInfo });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { authInfo, parsedBody });
+    } finally {
+      // The answer is complete once handleRequest resolves in JSON mode.
+      transport.close().catch(() => undefined);
+      server.close().catch(() => undefined);
+    }
+  }
+  const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
+  const metadataUrl = (req: FastifyRequest) => getOAuthProtectedResourceMetadataUrl(new URL(`${baseOf(req)}${MCP_PATH}`));
+
+  // RFC 9728: what a client learns from the 401 challenge. The OAuth work adds authorization_servers.
+  const metadata = async (req: FastifyRequest, reply: FastifyReply) => {
+    reply.header("access-control-allow-origin", "*").header("cache-control", "public, max-age=3600");
+    return {
+      resource: `${baseOf(req)}${MCP_PATH}`,
+      bearer_methods_supported: ["header"],
+      resource_name: "Maritime Data Service",
+    };
+  };
+  app.get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, metadata);
+  app.get(PROTECTED_RESOURCE_PATH, metadata);
+
+  void app.register(async (scope) => {
+    // Encapsulated: the DNS-rebinding guards and the raw-text body apply to /mcp only.
+    if (!options.allowedHosts.includes("*")) scope.addHook("onRequest", hostHeaderValidation([...options.allowedHosts]));
+    scope.addHook("onRequest", originValidation([...options.allowedOrigins]));
+    // The body stays text until the handler, so a malformed one gets a JSON-RPC parse error, not a REST error body.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
+
+    scope.route({
+      method: ["GET", "POST", "DELETE", "OPTIONS"],
+      url: MCP_PATH,
+      handler: async (req, reply) => {
+        cors(req, reply);
+        if (req.method === "OPTIONS") {
+          return reply
+            .code(204)
+            .header("access-control-allow-methods", "GET, POST, DELETE, OPTIONS")
+            .header("access-control-allow-headers", "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID")
+            .header("access-control-max-age", "600")
+            .send();
+        }
+        reply.header("x-request-id", req.id);
+
+        let auth: AuthInfo;
+        try {
+          // Every MCP request needs a key, listing included; only tool calls are charged.
+          const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip);
+          if (principal.kind !== "key") throw new AppError("missing_api_key");
+          const call: CallContext = {
+            authorization: req.headers.authorization,
+            clientAddress: req.ip,
+            baseUrl: baseOf(req),
+            requestId: req.id,
+            commercialScope: principal.entitlements.commercialScope,
+          };
+          auth = {
+            token: req.headers.authorization!.replace(/^Bearer\s+/i, "").trim(),
+            clientId: `api-key:${principal.keyId}`,
+            scopes: [],
+            // A key has no expiry of its own; the gate re-checks it on every request.
+            expiresAt: Math.floor(options.pipeline.services.clock.now() / 1000) + 300,
+            extra: { [CALL_KEY]: call },
+          };
+        } catch (e) {
+          const error = e instanceof AppError ? e : new AppError("service_unavailable");
+          if (!(e instanceof AppError)) req.log.error({ err: e }, "mcp authentication failed");
+          if (error.status === 401) {
+            // The challenge that points clients at the metadata (and, with OAuth, at the authorization server).
+            const presented = req.headers.authorization !== undefined && req.headers.authorization.trim() !== "";
+            const detail = presented ? `, error="invalid_token", error_description="${error.message.replaceAll('"', "'")}"` : "";
+            reply.header("www-authenticate", `Bearer resource_metadata="${metadataUrl(req)}"${detail}`);
+          }
+          return reply.code(error.status).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(errorBody(error, { baseUrl: baseOf(req), requestId: req.id })));
+        }
+
+        // Parsed here once; a body that is not JSON goes on as text, so the SDK answers with its parse error.
+        let parsedBody: unknown;
+        if (req.method === "POST" && typeof req.body === "string") {
+          try {
+            parsedBody = JSON.parse(req.body);
+          } catch {
+            parsedBody = undefined;
+          }
+        }
+        return reply.send(await serve(webRequest(req), auth, parsedBody));
+      },
+    });
+  });
+
+  app.addHook("onClose", async () => {
+    await handler.close();
+  });
+}

@@ -1,0 +1,94 @@
+import { McpServer } from "@modelcontextprotocol/server";
+import pkg from "../../../package.json" with { type: "json" };
+import { execute, type Pipeline } from "../../operations/execute.ts";
+import type { Operation } from "../../operations/operation.ts";
+import { PROMPTS } from "./prompts.ts";
+import { RIGHTS_URI } from "./rights-doc.ts";
+import { type CallContext, errorResult, successResult, toCall, type ToolResult, type ToolSpec } from "./tools.ts";
+
+export interface McpServerDeps {
+  pipeline: Pipeline;
+  tools: readonly ToolSpec[];
+  /** The rights document; built once from the sources the service runs with. */
+  rightsText: string;
+  /** Told about failures of ours (5xx), as the REST route logs them. */
+  onFailure?: (op: Operation, error: unknown) => void;
+}
+
+const INSTRUCTIONS =
+  "Maritime data: vessels, ports, sanctions screening and the caller's own AIS feed. Every tool is read-only and is one API request, " +
+  "with the same credits, rate limit and data rights as the REST API (each description gives the cost; listing tools, reading resources and prompts are free). " +
+  `Answers leave out what their sources may not serve and list it under \`withheld\`; show the \`attribution\` texts with any data you use, and see ${RIGHTS_URI}. ` +
+  "Errors come back as tool results saying what to change.";
+
+/** The lists are the same for every caller and change only with a deployment. */
+const SHARED_FOR_FIVE_MINUTES = { ttlMs: 300_000, cacheScope: "public" } as const;
+
+/**
+ * One McpServer per HTTP request (stateless serving): everything expensive is prepared once
+ * in `deps`, so this only wires the prepared tools to the caller's context.
+ */
+export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined): McpServer {
+  const server = new McpServer(
+    { name: "maritime-data-service", title: "Maritime Data Service", version: pkg.version },
+    {
+      instructions: INSTRUCTIONS,
+      // Bounds the work one call's arguments can cause before any operation sees them.
+      maxToolInputElements: 200,
+      cacheHints: {
+        "tools/list": SHARED_FOR_FIVE_MINUTES,
+        "prompts/list": SHARED_FOR_FIVE_MINUTES,
+        "resources/list": SHARED_FOR_FIVE_MINUTES,
+        "resources/templates/list": SHARED_FOR_FIVE_MINUTES,
+        "server/discover": SHARED_FOR_FIVE_MINUTES,
+      },
+    },
+  );
+
+  for (const spec of deps.tools) {
+    server.registerTool(
+      spec.name,
+      {
+        title: spec.title,
+        description: spec.description,
+        inputSchema: spec.inputSchema,
+        outputSchema: spec.outputSchema,
+        // Reads of this service's own store: no side effect on the data, nothing outside it reached.
+        annotations: { title: spec.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      async (args): Promise<ToolResult> => {
+        if (!ctx) {
+          // The HTTP gate authenticates every request; this is a guard, not a path.
+          return { content: [{ type: "text", text: "Error missing_api_key: send `Authorization: Bearer <API_KEY>`." }], isError: true };
+        }
+        const outcome = await execute(deps.pipeline, spec.op, toCall(spec, args, ctx));
+        if (outcome.status !== 200) {
+          if (outcome.status >= 500) deps.onFailure?.(spec.op, outcome.error?.cause ?? outcome.error);
+          return errorResult(outcome, ctx);
+        }
+        return successResult(spec, outcome, ctx);
+      },
+    );
+  }
+
+  server.registerResource(
+    "rights",
+    RIGHTS_URI,
+    {
+      title: "Data rights and attribution",
+      description: "What each data source allows, what `withheld` means, what attribution to show, and what each commercial scope permits.",
+      mimeType: "text/markdown",
+      cacheHint: SHARED_FOR_FIVE_MINUTES,
+    },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: deps.rightsText }] }),
+  );
+
+  const toolNames = new Set(deps.tools.map((t) => t.name));
+  for (const p of PROMPTS) {
+    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.argsSchema }, (args: Record<string, unknown>) => ({
+      description: p.description,
+      messages: [{ role: "user" as const, content: { type: "text" as const, text: p.render(args, toolNames) } }],
+    }));
+  }
+  return server;
+}

@@ -1,0 +1,128 @@
+import { CompiledQuery, type Kysely } from "kysely";
+import type { BucketQuery, TrackPoint, TrackStore } from "../../ports/tracks.ts";
+import type { Engine } from "./database.ts";
+import type { Database } from "./schema.ts";
+
+/** A stored fix as the compaction job moves it. */
+export interface StoredFix extends TrackPoint {
+  mmsi: number;
+}
+
+interface PointRow {
+  time: number;
+  station_id: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  cog: number | null;
+  nav_status: number | null;
+}
+
+const toPoint = (r: PointRow): TrackPoint => ({
+  time: Number(r.time),
+  stationId: r.station_id,
+  lat: r.lat,
+  lon: r.lon,
+  sog: r.sog,
+  cog: r.cog,
+  navStatus: r.nav_status,
+});
+
+/**
+ * Reads of the `positions` table (written by station ingest, clustered by mmsi and time)
+ * for tracks and for the archive compaction.
+ *
+ * The last fix per bucket is found with one index probe per bucket (backwards from the
+ * bucket's end, skipping stations the caller may not see), not by reading every fix of
+ * the window: a ship reporting every 10 s has ~60,000 fixes in 7 days, but a track has at
+ * most 1,500 buckets, so the work follows the buckets. Both engines do it in one statement:
+ * SQLite with a recursive CTE of bucket starts and a correlated subquery, PostgreSQL with
+ * generate_series and a LATERAL subquery.
+ */
+export class SqlTrackStore implements TrackStore {
+  readonly #db: Kysely<Database>;
+  readonly #engine: Engine;
+
+  constructor(db: Kysely<Database>, engine: Engine) {
+    this.#db = db;
+    this.#engine = engine;
+  }
+
+  async lastPerBucket(q: BucketQuery): Promise<TrackPoint[]> {
+    if (q.stationIds.length === 0 || q.to <= q.from) return [];
+    const compiled = bucketQuery(this.#engine, q);
+    const r = await this.#db.executeQuery<PointRow>(compiled);
+    const out: TrackPoint[] = [];
+    // Two stations may hold a fix of the same instant; the bucket keeps one.
+    let last = Number.NEGATIVE_INFINITY;
+    for (const row of r.rows) {
+      const p = toPoint(row);
+      if (p.time === last) continue;
+      last = p.time;
+      out.push(p);
+    }
+    return out;
+  }
+
+  /** MMSIs with any stored fix, in order: every fix has its vessel's row in latest_positions, which is small. */
+  async mmsis(): Promise<number[]> {
+    const rows = await this.#db.selectFrom("latest_positions").select("mmsi").distinct().orderBy("mmsi").execute();
+    return rows.map((r) => r.mmsi);
+  }
+
+  /** The oldest fixes of one vessel before `before`, in key order (time, station). */
+  async oldest(mmsi: number, before: number, limit: number): Promise<StoredFix[]> {
+    const rows = await this.#db
+      .selectFrom("positions")
+      .select(["time", "station_id", "lat", "lon", "sog", "cog", "nav_status"])
+      .where("mmsi", "=", mmsi)
+      .where("time", "<", before)
+      .orderBy("time")
+      .orderBy("station_id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ mmsi, ...toPoint(r) }));
+  }
+
+  /** Deletes the vessel's fixes up to and including the key (time, station) of the last one moved. */
+  async deleteThrough(mmsi: number, time: number, stationId: number): Promise<number> {
+    const r = await this.#db
+      .deleteFrom("positions")
+      .where("mmsi", "=", mmsi)
+      .where((eb) => eb.or([eb("time", "<", time), eb.and([eb("time", "=", time), eb("station_id", "<=", stationId)])]))
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+}
+
+/** The statement of lastPerBucket; exported for the benchmark's bare-query baseline. */
+export function bucketQuery(engine: Engine, q: BucketQuery): CompiledQuery<PointRow> {
+  if (engine === "postgres") {
+    return CompiledQuery.raw(
+      `SELECT p."time", p.station_id, p.lat, p.lon, p.sog, p.cog, p.nav_status
+       FROM generate_series($2::int8, $3::int8 - 1, $4::int8) AS b(s)
+       CROSS JOIN LATERAL (
+         SELECT "time", station_id, lat, lon, sog, cog, nav_status FROM positions
+         WHERE mmsi = $1 AND "time" >= b.s AND "time" < LEAST(b.s + $4, $3) AND station_id = ANY($5::int4[])
+         ORDER BY "time" DESC LIMIT 1
+       ) p
+       ORDER BY p."time"`,
+      [q.mmsi, q.from, q.to, q.bucketMs, [...q.stationIds]],
+    ) as CompiledQuery<PointRow>;
+  }
+  // The MATERIALIZED CTE fixes the plan: bucket starts, one probe each, then the fix's row by its key.
+  return CompiledQuery.raw(
+    `WITH RECURSIVE b(s) AS (SELECT ?2 UNION ALL SELECT s + ?4 FROM b WHERE s + ?4 < ?3),
+     t(tm) AS MATERIALIZED (
+       SELECT (SELECT q."time" FROM positions q
+               WHERE q.mmsi = ?1 AND q."time" >= b.s AND q."time" < min(b.s + ?4, ?3)
+                 AND q.station_id IN (SELECT value FROM json_each(?5))
+               ORDER BY q."time" DESC LIMIT 1)
+       FROM b)
+     SELECT p."time", p.station_id, p.lat, p.lon, p.sog, p.cog, p.nav_status
+     FROM t CROSS JOIN positions p
+     WHERE t.tm IS NOT NULL AND p.mmsi = ?1 AND p."time" = t.tm AND p.station_id IN (SELECT value FROM json_each(?5))
+     ORDER BY p."time"`,
+    [q.mmsi, q.from, q.to, q.bucketMs, JSON.stringify(q.stationIds)],
+  ) as CompiledQuery<PointRow>;
+}

@@ -1,0 +1,142 @@
+import { readFileSync } from "node:fs";
+import type { FastifyInstance } from "fastify";
+import { testEventBody, TEST_EVENT_TYPE } from "../../domain/alerts/payload.ts";
+import { AppError } from "../../domain/errors.ts";
+import type { Services } from "../../operations/services.ts";
+import type { AlertsRuntime } from "../../ports/alerts.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { TestSendResult, WebhookDispatch, WebhookStore } from "../../ports/webhooks.ts";
+import type { Ingest } from "../ingest/index.ts";
+import { DeliveryTransport, type TransportOptions } from "./http-client.ts";
+import { SanctionsAlerts } from "./sanctions-alerts.ts";
+import { DeliveryWorker, USER_AGENT_PRODUCT, type WorkerOptions } from "./worker.ts";
+import { ZoneAlerts } from "./zone-alerts.ts";
+
+export interface WebhooksOptions {
+  /** Seams of the HTTP client: resolver, address policy, trust anchors, deadline. Production uses the defaults. */
+  transport?: TransportOptions;
+  worker?: Partial<Omit<WorkerOptions, "userAgent">>;
+  /** How often `serve` reads new sanctions events (ms). */
+  sanctionsPollMs?: number;
+  /** "Send test event" per account and minute: it makes the service send a request to a URL of the caller's choosing. */
+  testEventsPerMinute?: number;
+}
+
+interface Log {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Alerts and webhooks of one process: the zone evaluator on the ingest path (always on),
+ * the sanctions outbox reader and the delivery worker (started by `serve`), and what
+ * operations ask of them (test events, wake-ups, zone changes).
+ */
+export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
+  readonly transport: DeliveryTransport;
+  readonly worker: DeliveryWorker;
+  readonly userAgent: string;
+  zones: ZoneAlerts | null = null;
+  sanctions: SanctionsAlerts | null = null;
+  readonly #store: WebhookStore;
+  readonly #clock: Clock;
+  readonly #baseUrl: string;
+  readonly #options: WebhooksOptions;
+  readonly #log: Log | undefined;
+  readonly #testSends = new Map<string, number[]>();
+  #sanctionsTimer: NodeJS.Timeout | null = null;
+  #started = false;
+
+  constructor(store: WebhookStore, clock: Clock, config: { baseUrl: string; log?: Log; options?: WebhooksOptions }) {
+    this.#store = store;
+    this.#clock = clock;
+    this.#baseUrl = config.baseUrl;
+    this.#options = config.options ?? {};
+    this.#log = config.log;
+    this.userAgent = `${USER_AGENT_PRODUCT} (${config.baseUrl}/docs/webhooks)`;
+    this.transport = new DeliveryTransport(this.#options.transport);
+    this.worker = new DeliveryWorker(store, this.transport, clock, {
+      ...this.#options.worker,
+      userAgent: this.userAgent,
+      onError: (err, what) => this.#log?.error({ err }, `webhooks: ${what} failed`),
+      onAttempt: (claim, result, disabled) => {
+        if (disabled) this.#log?.warn({ endpoint: claim.endpointId, account: claim.accountId }, "webhook endpoint turned off after repeated failures");
+        this.#options.worker?.onAttempt?.(claim, result, disabled);
+      },
+    });
+  }
+
+  /** Hooks the zone evaluator into ingest and the docs page into the app. */
+  attach(services: Services, ingest: Ingest, app: FastifyInstance, docsPath: string): void {
+    const common = { alerts: services.alerts, webhooks: this.#store, accounts: services.accounts, sources: services.sources, clock: this.#clock, baseUrl: this.#baseUrl, onEmitted: () => this.wake() };
+    this.zones = new ZoneAlerts({
+      ...common,
+      positions: services.positions,
+      station: (id) => ingest.directory.byId(id),
+      onError: (err) => this.#log?.error({ err }, "zone alerts: a batch could not be evaluated"),
+    });
+    this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions });
+    ingest.pipeline.onPositions = (fixes) => {
+      // The hook runs inside the pipeline's write; nothing thrown here may look like a failed write.
+      try {
+        this.zones!.onPositions(fixes);
+      } catch (err) {
+        this.#log?.error({ err }, "zone alerts: a batch could not be queued");
+      }
+    };
+    void this.zones.load().catch((err: unknown) => this.#log?.error({ err }, "zone alerts: zones could not be loaded"));
+    const text = readFileSync(docsPath, "utf8");
+    app.get("/docs/webhooks", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(text));
+  }
+
+  /** `serve`: the delivery worker and the sanctions reader run in the background. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.worker.start();
+    const every = this.#options.sanctionsPollMs ?? 30_000;
+    const tick = () => {
+      this.sanctions
+        ?.poll()
+        .catch((err: unknown) => this.#log?.error({ err }, "sanctions alerts: reading new events failed"))
+        .finally(() => {
+          if (this.#started) this.#sanctionsTimer = setTimeout(tick, every);
+        });
+    };
+    tick();
+  }
+
+  async close(): Promise<void> {
+    this.#started = false;
+    if (this.#sanctionsTimer) clearTimeout(this.#sanctionsTimer);
+    await this.worker.stop();
+    await this.zones?.idle();
+    await this.transport.close();
+  }
+
+  wake(): void {
+    this.worker.wake();
+  }
+
+  zonesChanged(accountId: string): void {
+    void this.zones?.accountChanged(accountId);
+  }
+
+  async sendTest(accountId: string, endpointId: number): Promise<TestSendResult | null> {
+    const now = this.#clock.now();
+    const perMinute = this.#options.testEventsPerMinute ?? 10;
+    const recent = (this.#testSends.get(accountId) ?? []).filter((t) => t > now - 60_000);
+    if (recent.length >= perMinute) {
+      const retryAfter = Math.max(1, Math.ceil((recent[0]! + 60_000 - now) / 1000));
+      throw new AppError("rate_limited", `At most ${perMinute} test events per minute per account; retry after ${retryAfter} s.`, { retryAfter });
+    }
+    const deliveryId = await this.#store.createSingleDelivery(accountId, endpointId, TEST_EVENT_TYPE, (eventId, created) => testEventBody(eventId, created, `wh_${endpointId}`), "test", now);
+    if (deliveryId === null) return null;
+    recent.push(now);
+    this.#testSends.set(accountId, recent);
+    const [claim] = await this.#store.claimDue(now, 60_000, 1, deliveryId);
+    if (claim) await this.worker.attempt(claim);
+    const d = await this.#store.getDelivery(accountId, deliveryId);
+    return { eventId: d?.eventId ?? 0, deliveryId, attempt: d?.log[d.log.length - 1] ?? null };
+  }
+}

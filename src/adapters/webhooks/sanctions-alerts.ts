@@ -1,0 +1,108 @@
+import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
+import { entitlements } from "../../domain/plans.ts";
+import type { SourceRegistry } from "../../domain/rights/source.ts";
+import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
+import type { AccountStore } from "../../ports/accounts.ts";
+import type { AlertStore, Follow } from "../../ports/alerts.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { SanctionsEvent, SanctionsStore } from "../../ports/sanctions.ts";
+import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
+
+export const SANCTIONS_CURSOR = "sanctions_events";
+const PAGE = 500;
+
+export interface SanctionsAlertsDeps {
+  alerts: AlertStore;
+  webhooks: WebhookStore;
+  sanctions: SanctionsStore;
+  accounts: AccountStore;
+  sources: SourceRegistry;
+  clock: Clock;
+  baseUrl: string;
+  onEmitted?: (deliveries: number) => void;
+}
+
+/**
+ * `alert.sanctions`: a followed vessel newly listed. Reads the sanctions outbox
+ * (`sanctions_events`) after a stored cursor. Events of a list's first import (`baseline`)
+ * are a starting state, not news, and raise nothing; nor do delistings (spec 6.2 names
+ * listings only). Each page's alerts, their deliveries and the cursor move are one
+ * transaction, and each alert has a unique key (event, account), so a crash or two
+ * processes polling at once never lose or double an alert.
+ */
+export class SanctionsAlerts {
+  readonly #d: SanctionsAlertsDeps;
+  #running: Promise<number> | null = null;
+
+  constructor(deps: SanctionsAlertsDeps) {
+    this.#d = deps;
+  }
+
+  /** Reads everything new; returns the alerts recorded. Calls made while one runs share it. */
+  poll(): Promise<number> {
+    this.#running ??= this.#poll().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async #poll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const after = await this.#d.alerts.cursor(SANCTIONS_CURSOR);
+      const events = await this.#d.sanctions.events(after, PAGE);
+      if (events.length === 0) return total;
+      const alerts: NewAlert[] = [];
+      for (const e of events) {
+        if (e.baseline || e.action !== "listed") continue;
+        const followers = await this.#d.alerts.vesselFollowers(e.imos, e.mmsis);
+        const byAccount = new Map<string, Follow>();
+        for (const f of followers) if (!byAccount.has(f.accountId)) byAccount.set(f.accountId, f);
+        for (const [accountId, follow] of byAccount) alerts.push(await this.#alert(e, accountId, follow));
+      }
+      const now = this.#d.clock.now();
+      const r = await this.#d.webhooks.emitAlerts(alerts, now, { name: SANCTIONS_CURSOR, value: events[events.length - 1]!.id });
+      total += r.alerts;
+      if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
+    }
+  }
+
+  async #alert(e: SanctionsEvent, accountId: string, follow: Follow): Promise<NewAlert> {
+    const account = await this.#d.accounts.getAccount(accountId);
+    const commercialUse = account ? entitlements(account.webPlan, account.apiPlan).commercialUse : false;
+    // The identifier the account followed names the vessel; the listing supplies the other one.
+    const imo = follow.imo ?? e.imos[0] ?? null;
+    const mmsi = follow.mmsi ?? e.mmsis[0] ?? null;
+    const subject: AlertSubject = { kind: "vessel", imo, mmsi, unlocode: null, name: e.name || null };
+    const listName = SANCTIONS_LIST_NAMES[e.list] ?? e.list;
+    const program = e.program ? ` under ${e.program}` : "";
+    const occurredAt = e.createdAt;
+    return {
+      accountId,
+      type: "sanctions",
+      occurredAt,
+      dedupeKey: `sanctions:${e.id}:${accountId}`,
+      detail: { sanctionsEventId: e.id, followId: follow.id, list: e.list },
+      body: ({ alertId, eventId, created }) =>
+        alertEventBody(
+          {
+            alertId,
+            eventId,
+            type: "sanctions",
+            created,
+            occurredAt,
+            derived: false,
+            subject,
+            followId: `follow_${follow.id}`,
+            zone: null,
+            savedSearch: null,
+            factBase: { t: "sanctions", action: e.action, list: e.list, program: e.program, sourceId: e.sourceId },
+            factSources: [e.sourceId],
+            text: `${vesselLabel(subject)} was listed on the ${listName}${program}.`,
+            parts: [],
+          },
+          { sources: this.#d.sources, rights: { commercialUse }, baseUrl: this.#d.baseUrl },
+        ),
+    };
+  }
+}

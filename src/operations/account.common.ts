@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { AppError } from "../domain/errors.ts";
+import type { OperationContext } from "./operation.ts";
+
+/**
+ * What the account operations (webhooks, deliveries, zones, follows, saved searches)
+ * share: the caller's account, prefixed ids, and errors built fresh so that another
+ * account's object is indistinguishable from one that never existed.
+ */
+
+export type IdPrefix = "wh" | "dlv" | "zone" | "follow" | "search" | "evt";
+
+export function formatId(prefix: IdPrefix, id: number): string {
+  return `${prefix}_${id}`;
+}
+
+/** A path or query id such as `wh_12`. */
+export function idParam(prefix: IdPrefix, what: string) {
+  const pattern = new RegExp(`^${prefix}_([1-9][0-9]{0,14})$`);
+  return z.string().transform((v, ctx) => {
+    const m = pattern.exec(v);
+    if (!m) {
+      ctx.addIssue({ code: "custom", message: `must be ${what} id such as ${prefix}_12` });
+      return z.NEVER;
+    }
+    return Number(m[1]);
+  });
+}
+
+export function accountOf(ctx: OperationContext): string {
+  if (ctx.principal.kind !== "key") throw new AppError("missing_api_key");
+  return ctx.principal.accountId;
+}
+
+export function notFound(what: string, id: string): AppError {
+  return new AppError("not_found", `No ${what} ${id} in this account.`);
+}
+
+export function limitReached(what: string, limit: number): AppError {
+  return new AppError(
+    "limit_reached",
+    limit === 0 ? `The plans of this account include no ${what}; a Pro, Team or API plan does.` : `The plans of this account allow ${limit} ${what}; delete one or move to a larger plan.`,
+    { limit },
+  );
+}
+
+export function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** ISO 8601 timestamp in a query parameter. */
+export const timeParam = z.string().transform((v, ctx) => {
+  const t = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t)) {
+    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date or timestamp, e.g. 2026-11-20T12:00:00Z" });
+    return z.NEVER;
+  }
+  return t;
+});
+
+/** A user-given name (zone, saved search, endpoint description): printable text, trimmed. */
+export function nameField(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((v) => ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), { error: "must not contain control characters" });
+}
+
+export const DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });

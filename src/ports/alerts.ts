@@ -1,0 +1,67 @@
+import type { BBox, Polygon } from "../domain/alerts/geometry.ts";
+
+/**
+ * Alert subjects an account keeps: followed vessels and ports, named zones, saved
+ * searches. Every read and delete names the account, so one account's objects are never
+ * another's (the operations turn a miss into a plain 404).
+ */
+
+export interface Follow {
+  id: number;
+  accountId: string;
+  kind: "vessel" | "port";
+  imo: number | null;
+  mmsi: number | null;
+  unlocode: string | null;
+  createdAt: number;
+}
+
+export interface Zone {
+  id: number;
+  accountId: string;
+  name: string;
+  geometry: Polygon;
+  bbox: BBox;
+  createdAt: number;
+}
+
+export interface SavedSearch {
+  id: number;
+  accountId: string;
+  name: string;
+  q: string;
+  kind: string | null;
+  createdAt: number;
+}
+
+/** An insert that may be refused because the account is at its plan's limit, or already has the same thing. */
+export type LimitedInsert<T> = { ok: true; value: T } | { ok: false; reason: "limit"; limit: number } | { ok: false; reason: "duplicate"; existing: T };
+
+export interface AlertStore {
+  /** Adds a follow unless the account has `limit` already (atomic under concurrency) or follows the same identifier. */
+  addFollow(accountId: string, follow: Pick<Follow, "kind" | "imo" | "mmsi" | "unlocode">, limit: number, now: number): Promise<LimitedInsert<Follow>>;
+  listFollows(accountId: string): Promise<Follow[]>;
+  deleteFollow(accountId: string, id: number): Promise<boolean>;
+  /** Vessel follows of any account matching one of the IMOs or MMSIs. */
+  vesselFollowers(imos: readonly number[], mmsis: readonly number[]): Promise<Follow[]>;
+
+  addZone(accountId: string, zone: Pick<Zone, "name" | "geometry" | "bbox">, limit: number, now: number): Promise<LimitedInsert<Zone>>;
+  listZones(accountId: string): Promise<Zone[]>;
+  getZone(accountId: string, id: number): Promise<Zone | null>;
+  deleteZone(accountId: string, id: number): Promise<boolean>;
+  /** Every zone of every account, for the zone index of the ingest path. */
+  allZones(): Promise<Zone[]>;
+
+  addSavedSearch(accountId: string, search: Pick<SavedSearch, "name" | "q" | "kind">, limit: number, now: number): Promise<LimitedInsert<SavedSearch>>;
+  listSavedSearches(accountId: string): Promise<SavedSearch[]>;
+  deleteSavedSearch(accountId: string, id: number): Promise<boolean>;
+
+  /** A named position in an outbox the alert engine reads (the sanctions events), 0 when never set. */
+  cursor(name: string): Promise<number>;
+}
+
+/** What operations tell the alert engine of this process. */
+export interface AlertsRuntime {
+  /** An account's zones changed: the zone index reloads them. */
+  zonesChanged(accountId: string): void;
+}

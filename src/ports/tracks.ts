@@ -1,0 +1,67 @@
+/**
+ * Vessel tracks: the recent positions (the main store's `positions`, written by station
+ * ingest) and the archive of positions older than 90 days at 10-minute resolution.
+ * Every read names the stations it may see; callers pass only the principal's visible ones.
+ */
+
+export interface TrackPoint {
+  time: number;
+  stationId: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  cog: number | null;
+  /** ITU navigational status; null when the report carried none, and always for archived points. */
+  navStatus: number | null;
+}
+
+export interface BucketQuery {
+  mmsi: number;
+  /** Epoch ms, inclusive. */
+  from: number;
+  /** Epoch ms, exclusive. */
+  to: number;
+  /** Buckets start at `from` and are this long (the last one ends at `to`). */
+  bucketMs: number;
+  stationIds: readonly number[];
+}
+
+export interface TrackStore {
+  /** The last fix of each bucket that holds one, among these stations, oldest first. */
+  lastPerBucket(query: BucketQuery): Promise<TrackPoint[]>;
+}
+
+export interface ArchiveRange {
+  mmsi: number;
+  from: number;
+  to: number;
+  stationIds: readonly number[];
+}
+
+/** The archive: one point per vessel, station and 10-minute slot, without navigational status. */
+export interface ArchiveStore {
+  /** Archived points of one vessel in [from, to), oldest first. Throws ArchiveUnavailableError when the archive cannot be reached. */
+  read(range: ArchiveRange): Promise<TrackPoint[]>;
+  /** Stores downsampled points; a slot already held keeps the later of the two points. */
+  upsert(points: readonly ArchivePoint[]): Promise<void>;
+  count(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface ArchivePoint {
+  mmsi: number;
+  time: number;
+  stationId: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  cog: number | null;
+}
+
+/** The archive store cannot be reached (not open, closed, connection refused). */
+export class ArchiveUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ArchiveUnavailableError";
+  }
+}

@@ -1,0 +1,121 @@
+import type { PositionFix } from "./positions.ts";
+
+/**
+ * The vessel registry: which identifiers were seen for one ship, by which source, and when.
+ *
+ * A ship is keyed by its IMO number when one with a valid check digit is known, else by
+ * its MMSI. Identifiers are links, never overwrites: an MMSI change adds a link to the same
+ * IMO (the old one keeps its first/last seen), a new name adds a name, and two IMOs never
+ * merge. Links learned from a station carry that station, so reads can leave out stations
+ * the caller may not see (a private station's data does not exist for anyone else).
+ */
+
+/** The stations a caller may see: its own account's and the shared ones. */
+export type VisibleStations = readonly number[];
+
+export interface VesselIdentifierLink {
+  kind: "mmsi" | "callsign";
+  value: string;
+  /** `emsa_mrv`, `marad`, a sanctions list (`ofac`, ...), or `station:<id>`. */
+  source: string;
+  stationId: number | null;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface VesselNameLink {
+  name: string;
+  source: string;
+  stationId: number | null;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+/** One EU MRV report of a ship and year (columns the vessel page shows). */
+export interface EmissionRow {
+  year: number;
+  name: string;
+  shipType: string | null;
+  co2T: number | null;
+  fuelT: number | null;
+  timeAtSeaH: number | null;
+}
+
+/** A row of a fleet list (MARAD): particulars and the operating company. */
+export interface FleetRow {
+  source: string;
+  name: string;
+  shipType: string | null;
+  grossTons: number | null;
+  deadweightTons: number | null;
+  yearBuilt: number | null;
+  operator: string | null;
+}
+
+/** What an EU MRV import hands the store per ship and year (the importer's records have more). */
+export interface EmissionImport extends EmissionRow {
+  imo: number;
+  portOfRegistry: string | null;
+}
+
+/** What a fleet-list import hands the store per ship. */
+export interface FleetImport extends Omit<FleetRow, "source"> {
+  imo: number;
+}
+
+/** A registry entry with every link the caller may see. */
+export interface VesselRecord {
+  vesselId: number;
+  imo: number | null;
+  /** The MMSI that keys a ship without a known IMO. */
+  mmsiKey: number | null;
+  identifiers: VesselIdentifierLink[];
+  names: VesselNameLink[];
+  emissions: EmissionRow[];
+  fleet: FleetRow[];
+}
+
+export interface RegistryRefreshReport {
+  /** AIS identity rows (per station and MMSI) that were new or changed. */
+  aisIdentities: number;
+  /** Sanctions designations linked (0 when no list changed since the last refresh). */
+  sanctionsDesignations: number;
+}
+
+/** A name match of the search. */
+export interface NameMatch {
+  vesselId: number;
+  imo: number | null;
+  mmsiKey: number | null;
+  name: string;
+  source: string;
+  /** 0: the name starts with the query; 1: a later word does; 2: the query is inside a word. */
+  rank: 0 | 1 | 2;
+}
+
+export interface VesselStore {
+  /** Station ids the account may see (its own and shared ones); only shared ones without an account. */
+  visibleStations(accountId: string | null): Promise<number[]>;
+  findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null>;
+  /** The ship that used this MMSI most recently, among the links the caller may see. */
+  findByMmsi(mmsi: number, visible: VisibleStations): Promise<VesselRecord | null>;
+  /** The newest fix of each of these MMSIs per visible station, newest first. */
+  latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]>;
+  /** Whether a visible station has ever heard this MMSI (ships not yet in the registry). */
+  heardBy(mmsi: number, visible: VisibleStations): Promise<boolean>;
+  /** Replaces the EU MRV reports and the registry's `emsa_mrv` links, all or nothing. */
+  replaceEmissions(records: readonly EmissionImport[], onBatch?: (rows: number) => void): Promise<void>;
+  /** Replaces a fleet list's rows and its links, all or nothing. */
+  replaceFleet(source: string, records: readonly FleetImport[], seenAt: number): Promise<void>;
+  /** Links what AIS static reports and the sanctions lists learned since the last refresh. */
+  refresh(now: number): Promise<RegistryRefreshReport>;
+}
+
+export interface SearchStore {
+  /** Vessel names matching a normalised query, best ranks first, at most `limit` rows. */
+  vesselNames(normalized: string, visible: VisibleStations, limit: number): Promise<NameMatch[]>;
+  /** The current (most recently seen) MMSI of each vessel, among visible links. */
+  currentMmsis(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, number>>;
+  /** Flag registries by ISO code and name, for matching in memory (a few hundred rows). */
+  flags(): Promise<{ iso2: string; name: string }[]>;
+}
