@@ -7,10 +7,11 @@
  * Pairs: `get_port` vs GET /api/v1/ports/NLRTM (a small page), and `screen_vessels` with 10 ids
  * vs GET /api/v1/screen (a larger answer). Each MCP call is replayed byte for byte as the SDK's
  * own client sent it once (captured through the transport's fetch), in both eras: the 2025 one
- * (a stateless POST after `initialize`, answered as a server-sent event) and 2026-07-28 (one
- * POST with the per-request envelope, answered as JSON). So the figures are server time plus
+ * (a stateless POST after `initialize`) and 2026-07-28 (one POST with the per-request
+ * envelope), both answered as JSON. So the figures are server time plus
  * one HTTP exchange, without the client SDK's own result validation; a last line times the
- * SDK client end to end for reference. Service and client share one process on the embedded
+ * SDK client end to end for reference, and the last three give the server's own time (Fastify's
+ * inject(), no sockets, no client). Service and client share one process on the embedded
  * SQLite store; variants alternate per round so drift in the machine's load hits them alike.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -80,20 +81,36 @@ try {
     if (r.isError) throw new Error(`SDK call failed: ${JSON.stringify(r).slice(0, 300)}`);
   };
 
+  // Server time alone: the same requests through Fastify's inject(), no sockets and no client.
+  const restInject = (path: string) => async () => {
+    const r = await service.app.inject({ method: "GET", url: path, headers: { authorization: `Bearer ${nextKey()}` } });
+    if (r.statusCode !== 200) throw new Error(`${path} answered ${r.statusCode}`);
+  };
+  const mcpInject = (sent: Sent) => async () => {
+    const r = await service.app.inject({ method: "POST", url: new URL(sent.url).pathname, headers: { ...sent.headers, host: new URL(sent.url).host, authorization: `Bearer ${nextKey()}` }, payload: sent.body });
+    if (r.statusCode !== 200 || r.body.includes('"isError":true')) throw new Error(`MCP call answered ${r.statusCode}: ${r.body.slice(0, 300)}`);
+  };
+
   const portArgs = { unlocode: "NLRTM" };
   const screenArgs = { ids };
-  const variants: [string, () => Promise<void>][] = [
-    ["REST GET /api/v1/ports/NLRTM", restCall("/api/v1/ports/NLRTM")],
-    ["MCP get_port, 2025-11-25 (SSE answer)", mcpCall(await capture("legacy", "get_port", portArgs))],
-    ["MCP get_port, 2026-07-28 (JSON answer)", mcpCall(await capture("modern", "get_port", portArgs))],
-    ["REST GET /api/v1/screen (10 ids)", restCall(`/api/v1/screen?ids=${ids}`)],
-    ["MCP screen_vessels 10 ids, 2025-11-25", mcpCall(await capture("legacy", "screen_vessels", screenArgs))],
-    ["MCP screen_vessels 10 ids, 2026-07-28", mcpCall(await capture("modern", "screen_vessels", screenArgs))],
-    ["MCP get_port through the SDK client, 2025-11-25", sdkCall("get_port", portArgs)],
+  const legacyPort = await capture("legacy", "get_port", portArgs);
+  const modernPort = await capture("modern", "get_port", portArgs);
+  /** [name, call, index of the REST line it is compared with] */
+  const variants: [string, () => Promise<void>, number][] = [
+    ["REST GET /api/v1/ports/NLRTM", restCall("/api/v1/ports/NLRTM"), 0],
+    ["MCP get_port, 2025-11-25 (JSON answer)", mcpCall(legacyPort), 0],
+    ["MCP get_port, 2026-07-28 (JSON answer)", mcpCall(modernPort), 0],
+    ["REST GET /api/v1/screen (10 ids)", restCall(`/api/v1/screen?ids=${ids}`), 3],
+    ["MCP screen_vessels 10 ids, 2025-11-25", mcpCall(await capture("legacy", "screen_vessels", screenArgs)), 3],
+    ["MCP screen_vessels 10 ids, 2026-07-28", mcpCall(await capture("modern", "screen_vessels", screenArgs)), 3],
+    ["MCP get_port through the SDK client, 2025-11-25", sdkCall("get_port", portArgs), 0],
+    ["server time: REST GET /api/v1/ports/NLRTM (inject)", restInject("/api/v1/ports/NLRTM"), 7],
+    ["server time: MCP get_port, 2025-11-25 (inject)", mcpInject(legacyPort), 7],
+    ["server time: MCP get_port, 2026-07-28 (inject)", mcpInject(modernPort), 7],
   ];
-  const baselineOf = (i: number) => (i < 3 || i === 6 ? 0 : 3);
+  const baselineOf = (i: number) => variants[i]![2];
 
-  for (const [, call] of variants) for (let i = 0; i < 100; i++) await call(); // warm-up
+  for (const [, call] of variants) for (let i = 0; i < 200; i++) await call(); // warm-up
   const times = variants.map(() => [] as number[]);
   for (let r = 0; r < rounds; r++) {
     for (const [i, [, call]] of variants.entries()) {

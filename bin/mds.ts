@@ -24,6 +24,8 @@ import {
 import { senderFor, startSimulator } from "../src/adapters/ingest/simulator/index.ts";
 import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../src/main.ts";
 import { ACCOUNT_COMMANDS, ACCOUNT_USAGE, AccountCommandError, runAccountCommand } from "../src/adapters/webhooks/cli.ts";
+import { compact } from "../src/adapters/archive/compact.ts";
+import { VesselMaintenance } from "../src/adapters/archive/maintenance.ts";
 
 class UsageError extends Error {}
 
@@ -43,10 +45,12 @@ const USAGE = `usage: mds <command> [options]
   ingest --station <id> [file|-]         NMEA lines from a file (.gz too) or stdin, as that station's
   simulate [--station <id> --secret <s>] [--target tcp://127.0.0.1:5631] [--vessels N]
                                          a simulated station sending to a running service (tcp:, udp:, http:)
+  compact                                move positions older than 90 days to the archive (10-minute points) and link
+                                         new AIS identities and sanctions lists into the vessel registry (serve does both)
 ${ACCOUNT_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}
-environment: PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
+environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
   INGEST_TCP_PORT, INGEST_UDP_PORT`;
 
 function out(line: string): void {
@@ -199,6 +203,13 @@ async function main(argv: string[]): Promise<void> {
       });
     case "simulate":
       return simulate(values);
+    case "compact":
+      return withService(async (s) => {
+        const registry = await s.services.vessels.refresh(s.services.clock.now());
+        process.stderr.write(`vessel registry: ${registry.aisIdentities} AIS identities and ${registry.sanctionsDesignations} sanctions designations linked\n`);
+        const r = await compact(s.tracks, s.archive, s.services.clock.now());
+        out(JSON.stringify(r));
+      });
     default:
       throw new UsageError(`unknown command: ${positionals.join(" ")}\n\n${USAGE}`);
   }
@@ -214,6 +225,7 @@ async function serve(demo: boolean): Promise<void> {
   const { tcpPort, udpPort } = await service.ingest.listen({ host: service.config.host, tcpPort: service.config.ingestTcpPort, udpPort: service.config.ingestUdpPort });
   out(`maritime-data-service listening on ${base}`);
   out(`station ingest: tcp ${tcpPort ?? "off"}, udp ${udpPort ?? "off"}, http POST ${base}/ingest/nmea`);
+  out(`mcp: ${base}/mcp (Authorization: Bearer <API_KEY>)`);
   if (demoSetup) {
     out(`sandbox key: ${demoSetup.sandboxKey}`);
     out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
@@ -227,9 +239,12 @@ async function serve(demo: boolean): Promise<void> {
   void refresher?.start();
   // Webhook deliveries and sanctions alerts; zone alerts run on ingest already.
   service.webhooks.start();
+  // Vessel registry refresh every minute, archive compaction every hour (first run after a minute).
+  const maintenance = new VesselMaintenance({ vessels: service.services.vessels, tracks: service.tracks, archive: service.archive, clock: service.services.clock, log });
   const stop = async () => {
     await simulator?.stop();
     await refresher?.stop();
+    await maintenance.stop();
     await service.close();
     process.exit(0);
   };

@@ -4,7 +4,7 @@
  * the endpoint serves. Not part of `npm test`: it takes a minute or two and runs other
  * packages' programs.
  *
- *   npm run mcp:conformance     (or: npx node scripts/mcp-conformance.ts [--verbose] [--inspector-only])
+ *   npm run mcp:conformance     (or: npx node scripts/mcp-conformance.ts [--verbose] [--inspector-only] [--revision 2025-11-25])
  *
  * It starts the service on a fresh SQLite store in a temporary directory, imports the bundled
  * reference data, and puts a small proxy in front that adds the API key, because the suite has
@@ -25,7 +25,10 @@ import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
 const verbose = process.argv.includes("--verbose");
 /** `--inspector-only` skips the suite (a few minutes) when only the Inspector checks are wanted. */
 const inspectorOnly = process.argv.includes("--inspector-only");
-const REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
+const ALL_REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"];
+/** `--revision <r>` runs the suite for one revision only. */
+const only = process.argv.indexOf("--revision");
+const REVISIONS = only > 0 ? ALL_REVISIONS.filter((r) => r === process.argv[only + 1]) : ALL_REVISIONS;
 
 /**
  * Scenarios that need the suite's reference "everything server": its fixture tools
@@ -95,8 +98,9 @@ function run(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.
 /** Forwards every request to the service with the key added; nothing else is touched. */
 function authProxy(target: URL, key: string): Promise<Server> {
   const server = createServer((req, res) => {
+    // No keep-alive pool towards the service: pooled idle sockets would keep this process alive at the end.
     const upstream = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${key}` } },
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${key}` }, agent: false },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
@@ -288,6 +292,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join("\n")}\n\nThe suite's result files: ${join(work, "conformance")}\n`);
     process.exitCode = unexpected.length > 0 || inspector.some((c) => !c.ok) ? 1 : 0;
   } finally {
+    // Idle keep-alive connections of the suite would otherwise hold the process open.
+    proxy?.closeAllConnections();
     proxy?.close();
     await service.close();
     // The store goes; the suite's result files stay for reading.

@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  ARCHIVE_DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
   BASE_URL: url(["http:", "https:"]).optional(),
   SOURCES_FILE: z.string().min(1).optional(),
@@ -63,6 +64,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The position archive (older than 90 days) on PostgreSQL; unset: a second SQLite file, DATA_DIR/archive.sqlite. */
+  archiveDatabaseUrl: string | undefined;
   redisUrl: string | undefined;
   /** Public base URL used in `next`, `api` and `page` links; defaults to http://HOST:PORT. */
   baseUrl: string | undefined;
@@ -103,6 +106,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    archiveDatabaseUrl: e.ARCHIVE_DATABASE_URL,
     redisUrl: e.REDIS_URL,
     baseUrl: e.BASE_URL?.replace(/\/+$/, ""),
     sourcesFile: e.SOURCES_FILE ? resolve(e.SOURCES_FILE) : resolve(projectRoot, "config/sources.json"),

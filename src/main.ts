@@ -13,6 +13,10 @@ import { SqlPositionStore } from "./adapters/storage/positions-store.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "./adapters/storage/reference-store.ts";
 import { SqlSanctionsStore } from "./adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "./adapters/storage/station-store.ts";
+import { type ArchiveLocation, SqlArchiveStore } from "./adapters/storage/archive-store.ts";
+import { SqlSearchStore } from "./adapters/storage/search-store.ts";
+import { SqlTrackStore } from "./adapters/storage/track-store.ts";
+import { SqlVesselStore } from "./adapters/storage/vessel-store.ts";
 import { SqlAlertStore } from "./adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "./adapters/storage/webhooks-store.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "./adapters/webhooks/runtime.ts";
@@ -40,7 +44,18 @@ export interface Service {
   ingest: Ingest;
   /** Alerts and webhook delivery: zone evaluation on ingest always; worker and sanctions reader once `start()`ed (`serve`). */
   webhooks: WebhooksRuntime;
+  /** Track reads and archive compaction over the main store's positions. */
+  tracks: SqlTrackStore;
+  /** The position archive (its own store; opened on first use). */
+  archive: SqlArchiveStore;
   close(): Promise<void>;
+}
+
+/** The archive of positions older than 90 days: a second PostgreSQL database, or a second SQLite file beside the main one. */
+export function archiveLocation(config: Config): ArchiveLocation {
+  return config.archiveDatabaseUrl
+    ? { engine: "postgres", url: config.archiveDatabaseUrl, onIdleError: (err) => process.stderr.write(`archive postgres: an idle connection was lost (${err.message}); the pool replaces it\n`) }
+    : { engine: "sqlite", file: join(config.dataDir, "archive.sqlite") };
 }
 
 export function storeLocation(config: Config): StoreLocation {
@@ -60,6 +75,8 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   const sqlLedger = new SqlCreditLedger(store.counters, store.engine);
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
   const webhookStore = new SqlWebhookStore(store.db, store.engine);
+  const tracks = new SqlTrackStore(store.db, store.engine);
+  const archive = new SqlArchiveStore(archiveLocation(config));
   const log = { warn: (o: object, m: string) => app.log.warn(o, m), error: (o: object, m: string) => app.log.error(o, m) };
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
@@ -73,6 +90,10 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     sanctions: new SqlSanctionsStore(store.db),
+    vessels: new SqlVesselStore(store.db, store.engine),
+    search: new SqlSearchStore(store.db),
+    tracks,
+    archive,
     alerts: new SqlAlertStore(store.db, store.engine),
     webhooks: webhookStore,
     webhookDispatch: webhooks,
@@ -94,11 +115,14 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     app,
     ingest,
     webhooks,
+    tracks,
+    archive,
     async close() {
       await app.close();
       await ingest.close();
       await webhooks.close();
       await limiter.close();
+      await archive.close();
       await store.close();
     },
   };

@@ -71,7 +71,7 @@ export async function execute(pipeline: Pipeline, op: Operation, call: Call): Pr
     }
 
     const input = parseInput(op, call);
-    const cost = op.cost(input);
+    const cost = op.cost(input, services.clock.now());
     if (principal.kind === "key" && cost > 0) {
       const charge = await services.ledger.charge(principal.accountId, principal.keyId, period, cost, ent.monthlyCredits);
       if (!charge.ok) {

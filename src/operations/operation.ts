@@ -55,8 +55,11 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, B extends z.ZodO
   responseType: string;
   apiVersion: "1" | "preview";
   paged?: boolean;
-  /** Credits one call costs; 0 is free. */
-  cost(input: z.infer<S>): number;
+  /**
+   * Credits one call costs; 0 is free. `now` is for costs that depend on the clock (a track
+   * window ending now); an AppError thrown here fails the call before anything is charged.
+   */
+  cost(input: z.infer<S>, now: number): number;
   run(ctx: OperationContext, input: z.infer<S> & BodyOf<B>): Promise<OperationResult>;
 }
 

@@ -6,6 +6,8 @@ import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore } from "../ports/reference.ts";
 import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
 import type { SanctionsStore } from "../ports/sanctions.ts";
+import type { ArchiveStore, TrackStore } from "../ports/tracks.ts";
+import type { SearchStore, VesselStore } from "../ports/vessels.ts";
 import type { WebhookDispatch, WebhookStore } from "../ports/webhooks.ts";
 
 /** Everything an operation or the pipeline may reach: ports only, never adapters. */
@@ -21,6 +23,14 @@ export interface Services {
   ports: PortStore;
   flags: FlagStore;
   sanctions: SanctionsStore;
+  /** The vessel registry: identifiers, names, emissions and fleet rows per ship. */
+  vessels: VesselStore;
+  /** Vessel name search over the registry. */
+  search: SearchStore;
+  /** Track reads of the recent positions. */
+  tracks: TrackStore;
+  /** Positions older than 90 days; a store of its own that may be unreachable. */
+  archive: ArchiveStore;
   /** Follows, zones and saved searches of accounts. */
   alerts: AlertStore;
   /** Webhook endpoints, events and the delivery log. */

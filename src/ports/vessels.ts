@@ -36,6 +36,7 @@ export interface EmissionRow {
   year: number;
   name: string;
   shipType: string | null;
+  portOfRegistry: string | null;
   co2T: number | null;
   fuelT: number | null;
   timeAtSeaH: number | null;
@@ -55,7 +56,6 @@ export interface FleetRow {
 /** What an EU MRV import hands the store per ship and year (the importer's records have more). */
 export interface EmissionImport extends EmissionRow {
   imo: number;
-  portOfRegistry: string | null;
 }
 
 /** What a fleet-list import hands the store per ship. */
@@ -99,6 +99,8 @@ export interface VesselStore {
   findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null>;
   /** The ship that used this MMSI most recently, among the links the caller may see. */
   findByMmsi(mmsi: number, visible: VisibleStations): Promise<VesselRecord | null>;
+  /** For each MMSI, the ships that used it (among visible links) and when each was last seen with it. */
+  mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number }[]>;
   /** The newest fix of each of these MMSIs per visible station, newest first. */
   latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]>;
   /** Whether a visible station has ever heard this MMSI (ships not yet in the registry). */

@@ -84,6 +84,9 @@ export interface ClaimedDelivery {
   deliveryUuid: string;
   leaseToken: string;
   trigger: Trigger;
+  /** Scheduled attempts completed before this one, and the final state a one-off attempt falls back to. */
+  tries: number;
+  resumeStatus: DeliveryStatus | null;
   eventId: number;
   eventType: string;
   body: string;
@@ -154,6 +157,8 @@ export interface WebhookStore {
    * endpoint was turned off by this failure.
    */
   completeAttempt(claim: ClaimedDelivery, result: AttemptResult, now: number): Promise<{ applied: boolean; endpointDisabled: boolean }>;
+  /** The same for many attempts in one transaction (a worker's group commit); results in order. */
+  completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]>;
 
   listDeliveries(accountId: string, endpointId: number, filter: DeliveryFilter): Promise<Delivery[]>;
   getDelivery(accountId: string, deliveryId: number): Promise<Delivery | null>;

@@ -73,13 +73,59 @@ export interface TestService {
 
 const pgDatabases: string[] = [];
 
-/** A fresh PostgreSQL database for one suite, dropped at close. */
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = process.env.DATABASE_URL!;
-  const name = `mds_test_${randomBytes(6).toString("hex")}`;
+/**
+ * The PostgreSQL twin of the SQLite template: a database with the bundled data, built once
+ * per machine and code version; suites get a copy (`CREATE DATABASE ... TEMPLATE`, a file
+ * copy) instead of importing every dataset again.
+ */
+async function postgresTemplate(admin: string): Promise<string> {
+  const name = `mds_tmpl_${datasetsFingerprint()}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
+  try {
+    // One builder at a time on the machine; the others wait here and then find it built.
+    await client.query("SELECT pg_advisory_lock(7274001)");
+    if ((await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 0) {
+      const work = `${name}_build`;
+      await client.query(`DROP DATABASE IF EXISTS ${work} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${work}`);
+      const url = new URL(admin);
+      url.pathname = `/${work}`;
+      const dir = mkdtempSync(join(tmpdir(), "mds-template-build-"));
+      const s = await createService(config({ DATA_DIR: dir, DATABASE_URL: url.toString() }));
+      await importMissingDatasets(s, { progress: false });
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+      await client.query(`ALTER DATABASE ${work} RENAME TO ${name}`);
+      // Templates of earlier code versions; one still in use stays (the drop fails) until next time.
+      for (const old of (await client.query("SELECT datname FROM pg_database WHERE datname LIKE 'mds\\_tmpl\\_%' AND datname <> $1", [name])).rows) {
+        await client.query(`DROP DATABASE IF EXISTS ${old.datname}`).catch(() => undefined);
+      }
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(7274001)").catch(() => undefined);
+    await client.end();
+  }
+  return name;
+}
+
+/** A fresh PostgreSQL database for one suite (a copy of the template when it needs the bundled data), dropped at close. */
+async function freshPostgres(withData: boolean): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = process.env.DATABASE_URL!;
+  const name = `mds_test_${randomBytes(6).toString("hex")}`;
+  const template = withData ? await postgresTemplate(admin) : null;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+      break;
+    } catch (e) {
+      // Copies of one template made at the same moment can find it "being accessed"; a moment later they do not.
+      if (!template || attempt >= 20 || !/being accessed/.test((e as Error).message)) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
   await client.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;
@@ -102,7 +148,7 @@ export async function startTestService(options: { engine?: Engine; withData?: bo
   let drop: (() => Promise<void>) | null = null;
   const env: Record<string, string | undefined> = { DATA_DIR: dataDir, ...options.env };
   if (engine === "postgres") {
-    const db = await freshPostgres();
+    const db = await freshPostgres(options.withData !== false);
     env.DATABASE_URL = db.url;
     drop = db.drop;
   } else {
@@ -111,7 +157,6 @@ export async function startTestService(options: { engine?: Engine; withData?: bo
   }
   // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
   const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks });
-  if (engine === "postgres" && options.withData !== false) await importMissingDatasets(service, { progress: false });
   return {
     service,
     clock,

@@ -90,6 +90,11 @@ const withStation = async (t: TestService, a: Account) => {
   if (r.statusCode !== 200) throw new Error(`ingest answered ${r.statusCode}: ${r.body}`);
 };
 
+/** Links the imported sanctions lists into the vessel registry (what `serve` does every minute). */
+const linkRegistry = async (t: TestService) => {
+  await t.service.services.vessels.refresh(t.clock.now());
+};
+
 export const CASES: Case[] = [
   { tool: "get_port", name: "a port page", plan: "developer", args: () => ({ unlocode: "nlrtm" }), expect: "ok" },
   { tool: "get_port", name: "geocoded coordinates withheld", plan: "developer", args: (fx) => ({ unlocode: fx.geocodedPort }), expect: "ok", withheld: true },
@@ -117,4 +122,17 @@ export const CASES: Case[] = [
   { tool: "screen_vessels", name: "a bad IMO check digit", plan: "growth", args: () => ({ ids: "9074728" }), expect: "invalid_parameter" },
   { tool: "screen_vessels", name: "51 vessels", plan: "growth", args: (fx) => ({ ids: fx.ofacImos.slice(0, 51).join(",") }), expect: "invalid_parameter" },
   { tool: "screen_vessels", name: "more vessels than credits left", plan: "sandbox", args: (fx) => ({ ids: fx.ofacImos.slice(0, 3).join(",") }), expect: "credits_exhausted", prepare: (t, a) => exhaust(t, a, 2) },
+
+  { tool: "get_vessel", name: "a ship of the MARAD fleet list", plan: "developer", args: () => ({ id: "9244661" }), expect: "ok" },
+  { tool: "get_vessel", name: "UK designations withheld", plan: "developer", args: (fx) => ({ id: String(fx.ukOnlyImo) }), expect: "ok", withheld: true, prepare: linkRegistry },
+  { tool: "get_vessel", name: "a bad IMO check digit", plan: "developer", args: () => ({ id: "9074728" }), expect: "invalid_parameter" },
+  { tool: "get_vessel", name: "an unknown ship", plan: "developer", args: () => ({ id: "mmsi-999999999" }), expect: "not_found" },
+
+  { tool: "get_vessel_track", name: "the last hour heard by the account's station", plan: "pro", args: () => ({ id: "mmsi-244000001", hours: 1 }), expect: "ok", prepare: withStation },
+  { tool: "get_vessel_track", name: "hours out of range", plan: "pro", args: () => ({ id: "mmsi-244000001", hours: 0 }), expect: "invalid_parameter" },
+  { tool: "get_vessel_track", name: "history the plan lacks", plan: "sandbox", args: () => ({ id: "9244661", from: "2026-11-17T00:00:00Z", to: "2026-11-18T00:00:00Z" }), expect: "plan_lacks_feature" },
+
+  { tool: "search_entities", name: "vessel names", plan: "developer", args: () => ({ q: "alaskan" }), expect: "ok" },
+  { tool: "search_entities", name: "a port by UN/LOCODE", plan: "developer", args: () => ({ q: "nlrtm", kind: "port" }), expect: "ok" },
+  { tool: "search_entities", name: "an unknown kind", plan: "developer", args: () => ({ q: "alaskan", kind: "ship" }), expect: "invalid_parameter" },
 ];

@@ -76,6 +76,7 @@ describe("the /mcp endpoint over HTTP", () => {
     const k = await t.key("sandbox");
     const r = await post({ authorization: `Bearer ${k.key}`, "mcp-protocol-version": "2025-11-25" });
     assert.equal(r.status, 200, r.text);
+    assert.match(String(r.headers["content-type"]), /^application\/json/, "a plain JSON answer to a client that accepts it");
     assert.deepEqual(
       message(r.text).result.tools.map((x: { name: string }) => x.name),
       TOOL_OPERATIONS.map((op) => op.tool),

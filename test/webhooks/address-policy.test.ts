@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isAllowedAddress, productionPolicy, WEBHOOK_PORTS } from "../../src/domain/webhooks/address-policy.ts";
 import { checkTargetUrl } from "../../src/domain/webhooks/endpoint-url.ts";
+import { ATTEMPT_DEADLINE_MS } from "../../src/domain/webhooks/schedule.ts";
+import { DeliveryTransport } from "../../src/adapters/webhooks/http-client.ts";
 import { BLOCKED_V4_LITERALS, BLOCKED_V6_LITERALS } from "./helpers.ts";
 
 const prod = productionPolicy();
@@ -107,5 +109,10 @@ describe("webhook target URLs", () => {
     assert.deepEqual([...prod.ports], [443, 8443]);
     assert.deepEqual([...WEBHOOK_PORTS], [443, 8443]);
     assert.ok(prod.deny.length >= 1);
+    // The client built without seams uses that policy and the spec's 10 s deadline.
+    const client = new DeliveryTransport();
+    assert.equal(client.deadlineMs, 10_000);
+    assert.equal(ATTEMPT_DEADLINE_MS, 10_000);
+    void client.close();
   });
 });

@@ -200,6 +200,20 @@ describe("alerts end to end", { skip: !hasOpenssl() && "needs openssl" }, () => 
         assert.match(got("privacy")[0]!.raw.toString(), /230666666/);
       });
 
+      it("zones made through another process reach the index on refresh", async () => {
+        const a = await t.key("pro");
+        const g = validatePolygon(HARBOUR);
+        assert.ok(g.ok);
+        const before = t.service.webhooks.zones!.zones;
+        const z = await t.service.services.alerts.addZone(a.accountId, { name: "elsewhere", geometry: g.polygon, bbox: g.bbox }, 10, t.clock.now());
+        assert.ok(z.ok);
+        await t.service.webhooks.zones!.refresh();
+        assert.equal(t.service.webhooks.zones!.zones, before + 1);
+        await t.service.services.alerts.deleteZone(a.accountId, z.value.id);
+        await t.service.webhooks.zones!.refresh();
+        assert.equal(t.service.webhooks.zones!.zones, before);
+      });
+
       it("a followed vessel newly listed raises alert.sanctions for each follower; a list's first import (baseline) raises nothing", async () => {
         const a = await t.key("pro");
         const hook = await api(a.key, "POST", "/api/v1/account/webhooks", { url: `https://${HOOK_HOST}:8443${path("sanctions")}` });

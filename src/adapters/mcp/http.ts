@@ -55,15 +55,16 @@ function contextOf(auth: AuthInfo | undefined): CallContext | undefined {
   return auth?.extra?.[CALL_KEY] as CallContext | undefined;
 }
 
-/** Request headers the web Request rebuilds itself from the body it is given. */
-const HOP_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive"]);
-
+/**
+ * The headers the SDK reads: content negotiation and the MCP ones (`Mcp-Protocol-Version`,
+ * `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`, ...). Nothing else is copied: fewer to convert, and the
+ * key stays out of the SDK (it gets the verified AuthInfo instead).
+ */
 function webRequest(req: FastifyRequest): Request {
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_HEADERS.has(name)) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
+    if (value === undefined || !(name === "content-type" || name === "accept" || name.startsWith("mcp-") || name === "last-event-id")) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   const hasBody = req.method === "POST" && typeof req.body === "string";
   return new Request(`${req.protocol}://${req.host}${req.url}`, { method: req.method, headers, body: hasBody ? (req.body as string) : undefined });
@@ -110,13 +111,10 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     const server = factory({ authInfo });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, { authInfo, parsedBody });
-    } finally {
-      // The answer is complete once handleRequest resolves in JSON mode.
-      transport.close().catch(() => undefined);
-      server.close().catch(() => undefined);
-    }
+    // In JSON mode the exchange is over when handleRequest resolves: no stream, timer or
+    // listener is left, and both objects are dropped with the request. Closing them would only
+    // build a "connection closed" error with its stack trace on every call.
+    return transport.handleRequest(request, { authInfo, parsedBody });
   }
   const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
   const metadataUrl = (req: FastifyRequest) => getOAuthProtectedResourceMetadataUrl(new URL(`${baseOf(req)}${MCP_PATH}`));

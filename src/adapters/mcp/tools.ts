@@ -195,6 +195,8 @@ export function buildToolSpecs(operations: readonly Operation[]): ToolSpec[] {
   const specs: ToolSpec[] = [];
   for (const op of operations) {
     if (!op.tool) continue;
+    // Every tool is read-only (spec 4.13): a tool name on an operation that changes state is a mistake.
+    if (op.method !== "GET") throw new Error(`operation ${op.id} (${op.method}) has the MCP tool name ${op.tool}; only GET operations become tools`);
     const pathParams = new Set([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];

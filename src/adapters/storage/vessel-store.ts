@@ -196,7 +196,7 @@ export class SqlVesselStore implements VesselStore {
         (r): VesselIdentifierLink => ({ kind: r.kind, value: r.value, source: r.source, stationId: r.station_id, firstSeen: r.first_seen, lastSeen: r.last_seen }),
       ),
       names: names.map((r): VesselNameLink => ({ name: r.name, source: r.source, stationId: r.station_id, firstSeen: r.first_seen, lastSeen: r.last_seen })),
-      emissions: emissions.map((r) => ({ year: r.year, name: r.name, shipType: r.ship_type, co2T: r.co2_t, fuelT: r.fuel_t, timeAtSeaH: r.time_at_sea_h })),
+      emissions: emissions.map((r) => ({ year: r.year, name: r.name, shipType: r.ship_type, portOfRegistry: r.port_of_registry, co2T: r.co2_t, fuelT: r.fuel_t, timeAtSeaH: r.time_at_sea_h })),
       fleet: fleet.map((r) => ({
         source: r.source,
         name: r.name,
@@ -207,6 +207,24 @@ export class SqlVesselStore implements VesselStore {
         operator: r.operator,
       })),
     };
+  }
+
+  async mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number }[]> {
+    if (mmsis.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("vessel_identifiers")
+      .select(["vessel_id", "value", "last_seen"])
+      .where("kind", "=", "mmsi")
+      .where("value", "in", mmsis.map(String))
+      .where(visibleFilter(visible))
+      .execute();
+    const out = new Map<string, { mmsi: number; vesselId: number; lastSeen: number }>();
+    for (const r of rows) {
+      const k = `${r.value}:${r.vessel_id}`;
+      const had = out.get(k);
+      if (!had || r.last_seen > had.lastSeen) out.set(k, { mmsi: Number(r.value), vesselId: r.vessel_id, lastSeen: r.last_seen });
+    }
+    return [...out.values()];
   }
 
   async latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]> {
@@ -250,6 +268,16 @@ export class SqlVesselStore implements VesselStore {
       }
       await this.#relinkSource(tx, "emsa_mrv", entries, null);
     });
+    await this.#analyze();
+  }
+
+  /**
+   * PostgreSQL plans from table statistics; right after a bulk load they still describe
+   * the empty tables, and the search join then sorts instead of walking the term index.
+   */
+  async #analyze(): Promise<void> {
+    if (this.#engine !== "postgres") return;
+    await this.#db.executeQuery(CompiledQuery.raw("ANALYZE vessels, vessel_identifiers, vessel_names, vessel_name_terms, vessel_emissions, vessel_fleet"));
   }
 
   async replaceFleet(source: string, records: readonly FleetImport[], seenAt: number): Promise<void> {
@@ -260,11 +288,14 @@ export class SqlVesselStore implements VesselStore {
       await bulkInsert(tx, this.#engine, "vessel_fleet", ["imo", "source", "name", "ship_type", "gross_tons", "deadweight_tons", "year_built", "operator"], ["int4", "text", "text", "text", "float8", "float8", "int4", "text"], rows);
       await this.#relinkSource(tx, source, entries, null);
     });
+    await this.#analyze();
   }
 
   async refresh(now: number): Promise<RegistryRefreshReport> {
     const sanctionsDesignations = await this.#refreshSanctions(now);
     const aisIdentities = await this.#refreshAis();
+    // A refresh that linked many rows (the first one after a sanctions import, or a new station) changes the statistics.
+    if (aisIdentities + sanctionsDesignations > 1_000) await this.#analyze();
     return { aisIdentities, sanctionsDesignations };
   }
 

@@ -83,6 +83,16 @@ function takes(events: string | null, type: string): boolean {
 
 const ACTIVE_STATES = ["pending", "retrying"] as const;
 
+/** What an attempt's outcome makes of its delivery (spec 3), from what the claim read. */
+function nextState(claim: ClaimedDelivery, result: AttemptResult, now: number): { status: DeliveryStatus; tries: number; next: number | null } {
+  if (result.success) return { status: "delivered", tries: claim.tries, next: null };
+  if (claim.trigger === "test") return { status: "failed", tries: claim.tries, next: null };
+  if (claim.trigger === "manual") return { status: claim.resumeStatus ?? "given_up", tries: claim.tries, next: null };
+  const tries = claim.tries + 1;
+  const next = nextAttemptAt(tries, now);
+  return next === null || tries >= MAX_ATTEMPTS ? { status: "given_up", tries, next: null } : { status: "retrying", tries, next };
+}
+
 /**
  * Webhook endpoints, events and deliveries on Kysely (SQLite or PostgreSQL).
  *
@@ -312,7 +322,7 @@ export class SqlWebhookStore implements WebhookStore {
         .where("id", "in", ids)
         .where("status", "in", ACTIVE_STATES)
         .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", now)]))
-        .returning(["id", "attempts", "trigger", "event_id", "endpoint_id", "account_id"])
+        .returning(["id", "attempts", "tries", "resume_status", "trigger", "event_id", "endpoint_id", "account_id"])
         .execute();
       if (claimed.length === 0) return [];
 
@@ -346,6 +356,8 @@ export class SqlWebhookStore implements WebhookStore {
           deliveryUuid: randomUUID(),
           leaseToken: token,
           trigger: c.trigger as Trigger,
+          tries: c.tries,
+          resumeStatus: c.resume_status as DeliveryStatus | null,
           eventId: c.event_id,
           eventType: ev.type,
           body: ev.body,
@@ -378,92 +390,134 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async completeAttempt(claim: ClaimedDelivery, result: AttemptResult, now: number): Promise<{ applied: boolean; endpointDisabled: boolean }> {
-    return this.#db.transaction().execute(async (trx) => {
-      let q = trx.selectFrom("webhook_deliveries").selectAll().where("id", "=", claim.deliveryId).where("lease_token", "=", claim.leaseToken);
-      if (this.#engine === "postgres") q = q.forUpdate();
-      const d = await q.executeTakeFirst();
-      if (!d) return { applied: false, endpointDisabled: false };
-
-      let endpointDisabled = false;
-      let endpointActive = true;
-      // Only the schedule's own attempts move the streak: an owner's test or retry says nothing about the endpoint's health over time.
-      if (claim.trigger === "auto") {
-        const e = result.success ? await this.#streakReset(trx, claim.endpointId) : await this.#streakFailure(trx, claim.endpointId, now);
-        endpointActive = e.status === "active";
-        endpointDisabled = !result.success && e.status === "disabled" && e.disabled_at === now && e.justDisabled;
-      }
-
-      let status: DeliveryStatus;
-      let tries = d.tries;
-      let next: number | null = null;
-      if (result.success) status = "delivered";
-      else if (claim.trigger === "test") status = "failed";
-      else if (claim.trigger === "manual") status = (d.resume_status as DeliveryStatus | null) ?? "given_up";
-      else {
-        tries++;
-        next = nextAttemptAt(tries, now);
-        status = next === null || tries >= MAX_ATTEMPTS ? "given_up" : "retrying";
-        if (status === "retrying" && !endpointActive) {
-          status = "skipped";
-          next = null;
-        }
-      }
-      await trx
-        .updateTable("webhook_deliveries")
-        .set({ status, tries, next_attempt_at: next, lease_token: null, lease_until: null, trigger: "auto", resume_status: null, updated_at: now })
-        .where("id", "=", claim.deliveryId)
-        .where("lease_token", "=", claim.leaseToken)
-        .execute();
-      await trx
-        .updateTable("webhook_attempts")
-        .set({
-          outcome: result.success ? "succeeded" : "failed",
-          duration_ms: Math.round(result.durationMs),
-          status_code: result.statusCode,
-          error_class: result.errorClass,
-          error: result.error,
-          response_snippet: result.responseSnippet,
-        })
-        .where("delivery_id", "=", claim.deliveryId)
-        .where("attempt", "=", claim.attempt)
-        .where("outcome", "=", "in_flight")
-        .execute();
-      if (endpointDisabled) {
-        // Nothing more goes to a turned-off endpoint: its queued deliveries stay in the log as skipped.
-        await trx
-          .updateTable("webhook_deliveries")
-          .set({ status: "skipped", next_attempt_at: null, updated_at: now })
-          .where("endpoint_id", "=", claim.endpointId)
-          .where("status", "in", ACTIVE_STATES)
-          .where("lease_token", "is", null)
-          .execute();
-      }
-      return { applied: true, endpointDisabled };
-    });
-  }
-
-  async #streakReset(trx: Transaction<Database>, endpointId: number): Promise<{ status: string; disabled_at: number | null; justDisabled: boolean }> {
-    const r = await trx
-      .updateTable("webhook_endpoints")
-      .set({ failure_streak: 0, streak_started_at: null })
-      .where("id", "=", endpointId)
-      .returning(["status", "disabled_at"])
-      .executeTakeFirst();
-    return { status: r?.status ?? "disabled", disabled_at: r?.disabled_at ?? null, justDisabled: false };
+    return (await this.completeAttempts([{ claim, result }], now))[0]!;
   }
 
   /**
-   * One statement, so failures finishing at once each count (no lost update) and exactly
-   * one of them sees the turn-off condition become true. The right-hand sides read the
-   * row as it was before this UPDATE, in both engines.
+   * Records a batch of outcomes in one transaction with a handful of statements, however
+   * large the batch: the deliveries' next states grouped by lease and state, the log rows in
+   * one upsert, one streak update per endpoint. The next state is computed from what the
+   * claim read (tries, the state a one-off retry falls back to): while the lease is held,
+   * nothing else changes the row, and a taken-over lease makes the update match nothing.
    */
-  async #streakFailure(trx: Transaction<Database>, endpointId: number, now: number): Promise<{ status: string; disabled_at: number | null; justDisabled: boolean }> {
+  async completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
+    if (items.length === 0) return [];
+    return this.#db.transaction().execute(async (trx) => {
+      const plans = items.map(({ claim, result }) => ({ claim, result, ...nextState(claim, result, now) }));
+
+      const applied = new Set<number>();
+      const groups = new Map<string, typeof plans>();
+      for (const p of plans) {
+        const k = `${p.claim.leaseToken}|${p.status}|${p.tries}|${p.next}`;
+        const g = groups.get(k);
+        if (g) g.push(p);
+        else groups.set(k, [p]);
+      }
+      for (const g of groups.values()) {
+        const { status, tries, next, claim } = g[0]!;
+        const rows = await trx
+          .updateTable("webhook_deliveries")
+          .set({ status, tries, next_attempt_at: next, lease_token: null, lease_until: null, trigger: "auto", resume_status: null, updated_at: now })
+          .where("id", "in", g.map((p) => p.claim.deliveryId))
+          .where("lease_token", "=", claim.leaseToken)
+          .returning("id")
+          .execute();
+        for (const r of rows) applied.add(r.id);
+      }
+      const done = plans.filter((p) => applied.has(p.claim.deliveryId));
+      if (done.length > 0) {
+        await trx
+          .insertInto("webhook_attempts")
+          .values(
+            done.map(({ claim, result }) => ({
+              delivery_id: claim.deliveryId,
+              attempt: claim.attempt,
+              delivery_uuid: claim.deliveryUuid,
+              trigger: claim.trigger,
+              outcome: result.success ? "succeeded" : "failed",
+              started_at: now,
+              duration_ms: Math.round(result.durationMs),
+              status_code: result.statusCode,
+              error_class: result.errorClass,
+              error: result.error,
+              response_snippet: result.responseSnippet,
+            })),
+          )
+          .onConflict((oc) =>
+            oc
+              .columns(["delivery_id", "attempt"])
+              .doUpdateSet((eb) => ({
+                outcome: eb.ref("excluded.outcome"),
+                duration_ms: eb.ref("excluded.duration_ms"),
+                status_code: eb.ref("excluded.status_code"),
+                error_class: eb.ref("excluded.error_class"),
+                error: eb.ref("excluded.error"),
+                response_snippet: eb.ref("excluded.response_snippet"),
+              }))
+              .where("webhook_attempts.outcome", "=", "in_flight"),
+          )
+          .execute();
+      }
+
+      // Only the schedule's own attempts move the streak: an owner's test or retry says nothing about the endpoint's health over time.
+      const byEndpoint = new Map<number, boolean[]>();
+      for (const p of done) {
+        if (p.claim.trigger !== "auto") continue;
+        const seq = byEndpoint.get(p.claim.endpointId) ?? [];
+        seq.push(p.result.success);
+        byEndpoint.set(p.claim.endpointId, seq);
+      }
+      const disabledNow = new Set<number>();
+      for (const [endpointId, seq] of byEndpoint) {
+        const r = await this.#streak(trx, endpointId, seq, now);
+        if (r.justDisabled) disabledNow.add(endpointId);
+        if (r.status !== "active") {
+          // Nothing more goes to a turned-off endpoint: its queued deliveries stay in the log as skipped.
+          await trx
+            .updateTable("webhook_deliveries")
+            .set({ status: "skipped", next_attempt_at: null, updated_at: now })
+            .where("endpoint_id", "=", endpointId)
+            .where("status", "in", ACTIVE_STATES)
+            .where("lease_token", "is", null)
+            .execute();
+        }
+      }
+      return plans.map((p) => {
+        const first = applied.has(p.claim.deliveryId) && !p.result.success && disabledNow.delete(p.claim.endpointId);
+        return { applied: applied.has(p.claim.deliveryId), endpointDisabled: first };
+      });
+    });
+  }
+
+  /**
+   * Applies a batch's outcomes for one endpoint, in order, to its failure streak in one
+   * statement. After a success in the batch the streak is the failures that followed it;
+   * otherwise it grows by the batch's failures. The row is locked first (PostgreSQL), so
+   * concurrent batches queue and each sees the other's count: no lost updates, and exactly
+   * one batch sees the endpoint go from active to turned off.
+   */
+  async #streak(trx: Transaction<Database>, endpointId: number, outcomes: readonly boolean[], now: number): Promise<{ status: string; justDisabled: boolean }> {
+    let before = trx.selectFrom("webhook_endpoints").select("status").where("id", "=", endpointId);
+    if (this.#engine === "postgres") before = before.forUpdate();
+    const was = (await before.executeTakeFirst())?.status;
+    if (was === undefined) return { status: "deleted", justDisabled: false };
+    const lastSuccess = outcomes.lastIndexOf(true);
+    const failuresAfter = outcomes.length - 1 - lastSuccess;
+    if (lastSuccess >= 0) {
+      // Fewer than 15 failures all at one instant can never span 24 h: no turn-off to check.
+      await trx
+        .updateTable("webhook_endpoints")
+        .set({ failure_streak: failuresAfter, streak_started_at: failuresAfter > 0 ? now : null })
+        .where("id", "=", endpointId)
+        .execute();
+      return { status: was, justDisabled: false };
+    }
     const n = sql<number>`CAST(${now} AS bigint)`;
-    const turnOff = sql<boolean>`status = 'active' AND failure_streak + 1 >= ${DISABLE_AFTER_FAILURES} AND ${n} - COALESCE(streak_started_at, ${n}) >= ${DISABLE_SPAN_MS}`;
+    const turnOff = sql<boolean>`status = 'active' AND failure_streak + ${failuresAfter} >= ${DISABLE_AFTER_FAILURES} AND ${n} - COALESCE(streak_started_at, ${n}) >= ${DISABLE_SPAN_MS}`;
     const r = await trx
       .updateTable("webhook_endpoints")
       .set({
-        failure_streak: sql`failure_streak + 1`,
+        failure_streak: sql`failure_streak + ${failuresAfter}`,
         streak_started_at: sql`COALESCE(streak_started_at, ${n})`,
         status: sql`CASE WHEN ${turnOff} THEN 'disabled' ELSE status END`,
         disabled_at: sql`CASE WHEN ${turnOff} THEN ${n} ELSE disabled_at END`,
@@ -471,10 +525,9 @@ export class SqlWebhookStore implements WebhookStore {
         updated_at: sql`CASE WHEN ${turnOff} THEN ${n} ELSE updated_at END`,
       })
       .where("id", "=", endpointId)
-      .returning(["status", "disabled_at", "updated_at"])
-      .executeTakeFirst();
-    if (!r) return { status: "disabled", disabled_at: null, justDisabled: false };
-    return { status: r.status, disabled_at: r.disabled_at, justDisabled: r.status === "disabled" && r.disabled_at === now };
+      .returning("status")
+      .executeTakeFirstOrThrow();
+    return { status: r.status, justDisabled: was === "active" && r.status === "disabled" };
   }
 
   async listDeliveries(accountId: string, endpointId: number, filter: DeliveryFilter): Promise<Delivery[]> {

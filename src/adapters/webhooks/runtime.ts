@@ -45,6 +45,7 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
   readonly #log: Log | undefined;
   readonly #testSends = new Map<string, number[]>();
   #sanctionsTimer: NodeJS.Timeout | null = null;
+  #zonesTimer: NodeJS.Timeout | null = null;
   #started = false;
 
   constructor(store: WebhookStore, clock: Clock, config: { baseUrl: string; log?: Log; options?: WebhooksOptions }) {
@@ -104,11 +105,15 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
         });
     };
     tick();
+    // Zones changed by API processes other than this one reach this index within a minute.
+    this.#zonesTimer = setInterval(() => void this.zones?.refresh(), 60_000);
+    this.#zonesTimer.unref();
   }
 
   async close(): Promise<void> {
     this.#started = false;
     if (this.#sanctionsTimer) clearTimeout(this.#sanctionsTimer);
+    if (this.#zonesTimer) clearInterval(this.#zonesTimer);
     await this.worker.stop();
     await this.zones?.idle();
     await this.transport.close();

@@ -85,6 +85,27 @@ export class ZoneAlerts {
     });
   }
 
+  /**
+   * Re-reads every zone (zones made or deleted through another process's API), in order
+   * with the batches. `serve` calls it every minute.
+   */
+  refresh(): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.load();
+      const fresh = await this.#d.alerts.allZones();
+      const keep = new Set(fresh.map((z) => z.id));
+      for (const accountId of [...this.#index.accounts()]) {
+        for (const id of this.#index.idsOf(accountId)) {
+          if (!keep.has(id)) {
+            this.#index.remove(id);
+            this.#trackers.get(accountId)?.dropZone(id);
+          }
+        }
+      }
+      for (const z of fresh) if (!this.#index.get(z.id)) this.#index.add({ id: z.id, accountId: z.accountId, name: z.name, polygon: z.geometry, bbox: z.bbox });
+    });
+  }
+
   /** The ingest hook: a batch of fixes is committed. Returns at once. */
   onPositions(fixes: readonly PositionFix[]): void {
     if (fixes.length === 0) return;

@@ -1,0 +1,165 @@
+/**
+ * GET /api/v1/search over more than 100,000 vessel names, through the full pipeline, side
+ * by side in one run with the bare name lookup of the store.
+ *
+ *   npx node bench/search.ts [requests-per-query] [rounds]
+ *
+ * Names: the bundled EU MRV ships (22,659 names of 19,730 IMOs) and 100,000 generated ones
+ * (maritime words and made-up words, as fleet-list rows), plus the UN/LOCODE ports. The
+ * queries are a mix: common prefixes, a later word, an exact name, a substring, a miss
+ * (every rank read to the end), two letters, accents, an IMO, an MMSI and a UN/LOCODE.
+ * In-process through Fastify's inject() (routing, key, rate limit, input rules, credit
+ * charge, the store, rights filter, envelope, JSON; no sockets); requests one at a time,
+ * the queries taking turns. SQLite always, PostgreSQL too when DATABASE_URL is set (a
+ * scratch database, dropped at the end).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { importDataset } from "../src/adapters/importers/datasets.ts";
+import { parseConfig } from "../src/config.ts";
+import { isValidImo } from "../src/domain/identifiers.ts";
+import { normalizeName } from "../src/domain/vessels/names.ts";
+import { createService, PROJECT_ROOT } from "../src/main.ts";
+import type { FleetImport } from "../src/ports/vessels.ts";
+
+const perQuery = Number(process.argv[2] ?? 50);
+const rounds = Number(process.argv[3] ?? 4);
+const GENERATED = 100_000;
+
+async function scratchDatabase(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `mds_bench_${randomBytes(6).toString("hex")}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+/** 100,000 distinct names from maritime words and made-up ones (a fixed seed: every run the same). */
+function generatedFleet(): FleetImport[] {
+  let seed = 42;
+  const rand = (n: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed % n;
+  };
+  const words =
+    "NORDIC STAR OCEAN SEA BLUE GOLDEN PACIFIC ATLANTIC BALTIC ARCTIC GRAND ROYAL SILVER CAPE POLAR NORTHERN SOUTHERN EASTERN WESTERN ISLAND CORAL PEARL DIAMOND EXPRESS SPIRIT PRIDE TRADER CARRIER VOYAGER PIONEER GLORY HOPE FORTUNE WIND WAVE DAWN LIGHT QUEEN KING PRINCESS EAGLE FALCON DOLPHIN MARINER NAVIGATOR HARMONY LIBERTY VICTORY UNITY BRIGHT SUN MOON RIVER BAY HARBOUR COAST STREAM TIDE"
+      .split(" ");
+  const syllables = "ka ro mi ta ne lo sa vi ku de ra no el an or is ma te ri on al be ga".split(" ");
+  const madeUp = () => Array.from({ length: 2 + rand(3) }, () => syllables[rand(syllables.length)]).join("").toUpperCase();
+  const names = new Set<string>();
+  while (names.size < GENERATED) {
+    const shape = rand(4);
+    const name =
+      shape === 0
+        ? `${words[rand(words.length)]} ${madeUp()}`
+        : shape === 1
+          ? `${madeUp()} ${words[rand(words.length)]}`
+          : shape === 2
+            ? `${words[rand(words.length)]} ${words[rand(words.length)]} ${1 + rand(30)}`
+            : `${madeUp()} ${madeUp()}`;
+    names.add(name);
+  }
+  const out: FleetImport[] = [];
+  let stem = 800_000;
+  for (const name of names) {
+    // Each six-digit stem has exactly one check digit that makes a valid IMO.
+    let imo = stem++ * 10;
+    while (!isValidImo(imo)) imo++;
+    out.push({ imo, name, shipType: null, grossTons: null, deadweightTons: null, yearBuilt: null, operator: null });
+  }
+  return out;
+}
+
+async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-search-"));
+  const env: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: "silent", DATA_DIR: dataDir };
+  if (engine === "sqlite") delete env.DATABASE_URL;
+  const scratch = engine === "postgres" ? await scratchDatabase(process.env.DATABASE_URL!) : null;
+  if (scratch) env.DATABASE_URL = scratch.url;
+  const service = await createService(parseConfig(env, PROJECT_ROOT));
+  try {
+    let started = performance.now();
+    await importDataset(service, "ports", undefined, { progress: false });
+    const emissions = await importDataset(service, "emissions", undefined, { progress: false });
+    console.warn(`${engine}: ports and ${emissions.rows} MRV reports imported in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    started = performance.now();
+    const fleet = generatedFleet();
+    await service.services.vessels.replaceFleet("marad", fleet, Date.now());
+    const names = await service.store.db.selectFrom("vessel_names").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    console.warn(`${engine}: ${fleet.length} generated names linked in ${((performance.now() - started) / 1000).toFixed(1)} s; ${names.n} names in the registry`);
+
+    const keys: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const a = await service.services.accounts.createAccount({ name: `bench ${i}`, webPlan: null, apiPlan: "scale" });
+      keys.push((await service.services.accounts.createKey(a.id)).key);
+    }
+    const queries: [string, string][] = [
+      ["prefix, many hits", "star"],
+      ["prefix", "nordic ka"],
+      ["a later word", "express"],
+      ["an exact name", "ever given"],
+      ["substring", "aeroy"],
+      ["no match at all", "qqxz"],
+      ["two letters", "ka"],
+      ["accents", "Værøy"],
+      ["an IMO", "9607382"],
+      ["a UN/LOCODE", "NLRTM"],
+    ];
+    let k = 0;
+    const pipeline = async (q: string) => {
+      const t0 = performance.now();
+      const r = await service.app.inject({ method: "GET", url: `/api/v1/search?q=${encodeURIComponent(q)}`, headers: { authorization: `Bearer ${keys[k++ % keys.length]}` } });
+      const ms = performance.now() - t0;
+      if (r.statusCode !== 200) throw new Error(`search answered ${r.statusCode}: ${r.body.slice(0, 200)}`);
+      return { ms, hits: (JSON.parse(r.body) as { count: number }).count };
+    };
+    const bare = async (q: string) => {
+      const t0 = performance.now();
+      const hits = await service.services.search.vesselNames(normalizeName(q), [], 20);
+      return { ms: performance.now() - t0, hits: hits.length };
+    };
+    for (const [, q] of queries) for (let i = 0; i < 20; i++) await pipeline(q); // warm-up
+    const times = queries.map(() => ({ pipeline: [] as number[], bare: [] as number[], hits: 0 }));
+    for (let r = 0; r < rounds; r++) {
+      for (let n = 0; n < perQuery; n++) {
+        for (const [i, [, q]] of queries.entries()) {
+          const p = await pipeline(q);
+          times[i]!.pipeline.push(p.ms);
+          times[i]!.hits = p.hits;
+          times[i]!.bare.push((await bare(q)).ms);
+        }
+      }
+    }
+    const all = times.flatMap((t) => t.pipeline);
+    const allBare = times.flatMap((t) => t.bare);
+    return [
+      ...queries.map(
+        ([name, q], i) =>
+          `| ${engine} | ${name} (\`${q}\`) | ${times[i]!.hits} | ${percentile(times[i]!.pipeline, 50).toFixed(2)} | ${percentile(times[i]!.pipeline, 90).toFixed(2)} | ${percentile(times[i]!.pipeline, 99).toFixed(2)} | ${percentile(times[i]!.bare, 50).toFixed(2)} |`,
+      ),
+      `| ${engine} | **all queries** | | **${percentile(all, 50).toFixed(2)}** | ${percentile(all, 90).toFixed(2)} | ${percentile(all, 99).toFixed(2)} | ${percentile(allBare, 50).toFixed(2)} |`,
+    ];
+  } finally {
+    await service.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const lines: string[] = [];
+for (const engine of process.env.DATABASE_URL ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)) lines.push(...(await benchEngine(engine)));
+console.warn(`${rounds} rounds of ${perQuery} sequential requests per query, in-process (inject), times in ms`);
+process.stdout.write(
+  ["| engine | query | hits | pipeline p50 ms | p90 ms | p99 ms | bare name lookup p50 ms |", "|---|---|---|---|---|---|---|", ...lines].join("\n") + "\n",
+);

@@ -1,0 +1,149 @@
+/**
+ * GET /api/v1/vessels/{id}/track through the full pipeline, side by side in one run with
+ * the bare storage query that returns the same buckets.
+ *
+ *   npx node bench/track.ts [requests-per-round] [rounds]
+ *
+ * The vessel reports every 10 s for 7 days (60,480 fixes) among a million fixes of 1,000
+ * other vessels, all from one shared station. Requests: the 7-day track (`hours=168`, 1,008
+ * buckets of 10 minutes, 7 credits) and the last day (`hours=24`, 1,440 buckets of a minute).
+ * The pipeline is in-process through Fastify's inject(): routing, key, rate limit, input
+ * rules, credit charge, registry lookup, the bucket query, the rights filter, envelope,
+ * JSON; no sockets. The baseline runs the same bucket statement on the store directly.
+ * Requests run one at a time, the cases taking turns. SQLite always, PostgreSQL too
+ * when DATABASE_URL is set (a scratch database, dropped at the end).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import pg from "pg";
+import { bucketQuery } from "../src/adapters/storage/track-store.ts";
+import { parseConfig } from "../src/config.ts";
+import { bucketMsFor } from "../src/domain/tracks/window.ts";
+import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
+import type { PositionFix } from "../src/ports/positions.ts";
+
+const perRound = Number(process.argv[2] ?? 100);
+const rounds = Number(process.argv[3] ?? 5);
+const NOW = Date.now();
+const DAY = 86_400_000;
+const MMSI = 244_660_001;
+const IMO = 9_074_729;
+
+async function scratchDatabase(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `mds_bench_${randomBytes(6).toString("hex")}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+async function write(service: Service, fixes: PositionFix[]): Promise<void> {
+  for (let at = 0; at < fixes.length; at += 5_000) {
+    const chunk = fixes.slice(at, at + 5_000);
+    const latest = new Map<number, PositionFix>();
+    for (const f of chunk) if ((latest.get(f.mmsi)?.time ?? -1) < f.time) latest.set(f.mmsi, f);
+    await service.services.positions.writeBatch({ positions: chunk, latest: [...latest.values()], identities: [], counters: [], heard: [] });
+  }
+}
+
+async function load(service: Service, stationId: number): Promise<number> {
+  const started = performance.now();
+  const fix = (mmsi: number, time: number): PositionFix => ({ mmsi, time, stationId, lat: 55 + (time % 1e7) / 1e8, lon: 11 + (time % 1e6) / 1e7, sog: 12.5, cog: 88, heading: 88, navStatus: 0 });
+  const target: PositionFix[] = [];
+  for (let t = NOW - 7 * DAY; t < NOW; t += 10_000) target.push(fix(MMSI, t));
+  await write(service, target);
+  // A million others: 1,000 vessels, 1,000 fixes each over the same week.
+  for (let v = 0; v < 1_000; v += 50) {
+    const batch: PositionFix[] = [];
+    for (let k = v; k < v + 50; k++) for (let i = 0; i < 1_000; i++) batch.push(fix(200_000_000 + k, NOW - 7 * DAY + i * 604_800 + k));
+    await write(service, batch);
+  }
+  await service.services.positions.writeBatch({ positions: [], latest: [], identities: [{ stationId, mmsi: MMSI, imo: IMO, name: "BENCH RUNNER", updatedAt: NOW }], counters: [], heard: [] });
+  await service.services.vessels.refresh(NOW);
+  // Fresh statistics, as autovacuum would have them on a database that filled up over time.
+  if (service.store.engine === "postgres") await sql`ANALYZE positions`.execute(service.store.db);
+  return performance.now() - started;
+}
+
+async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-track-"));
+  const env: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: "silent", DATA_DIR: dataDir };
+  delete env.ARCHIVE_DATABASE_URL;
+  if (engine === "sqlite") delete env.DATABASE_URL;
+  const scratch = engine === "postgres" ? await scratchDatabase(process.env.DATABASE_URL!) : null;
+  if (scratch) env.DATABASE_URL = scratch.url;
+  const service = await createService(parseConfig(env, PROJECT_ROOT), { clock: { now: () => NOW } });
+  try {
+    const owner = await service.services.accounts.createAccount({ name: "station owner", webPlan: "pro", apiPlan: null });
+    const { station } = await service.services.stations.createStation(owner.id, "shared mast");
+    await service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", station.id).execute();
+    const loadMs = await load(service, station.id);
+    console.warn(`${engine}: 1,060,480 fixes written in ${(loadMs / 1000).toFixed(1)} s`);
+
+    const keys: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const a = await service.services.accounts.createAccount({ name: `bench ${i}`, webPlan: null, apiPlan: "scale" });
+      keys.push((await service.services.accounts.createKey(a.id)).key);
+    }
+    let k = 0;
+    const pipeline = async (hours: number) => {
+      const started = performance.now();
+      const r = await service.app.inject({ method: "GET", url: `/api/v1/vessels/${IMO}/track?hours=${hours}`, headers: { authorization: `Bearer ${keys[k++ % keys.length]}` } });
+      const ms = performance.now() - started;
+      if (r.statusCode !== 200) throw new Error(`track answered ${r.statusCode}: ${r.body.slice(0, 200)}`);
+      return { ms, count: (JSON.parse(r.body) as { count: number }).count };
+    };
+    const bare = async (hours: number) => {
+      const window = { from: NOW - hours * 3_600_000, to: NOW };
+      const started = performance.now();
+      const r = await service.store.db.executeQuery(bucketQuery(engine, { mmsi: MMSI, ...window, bucketMs: bucketMsFor(window), stationIds: [station.id] }));
+      const ms = performance.now() - started;
+      // SQLite returns the buckets as one JSON text (see track-store.ts); counted outside the timing.
+      return { ms, count: engine === "sqlite" ? (JSON.parse((r.rows[0] as { j: string }).j) as unknown[]).length : r.rows.length };
+    };
+    const cases = [
+      { name: "track hours=168, full pipeline", run: () => pipeline(168) },
+      { name: "bare bucket query, 168 h", run: () => bare(168) },
+      { name: "track hours=24, full pipeline", run: () => pipeline(24) },
+      { name: "bare bucket query, 24 h", run: () => bare(24) },
+    ];
+    for (const c of cases) for (let i = 0; i < 30; i++) await c.run(); // warm-up
+    const times = cases.map(() => [] as number[]);
+    const counts = cases.map(() => 0);
+    // The cases take turns request by request, so drift in the machine's load hits them alike.
+    for (let r = 0; r < rounds; r++) {
+      for (let n = 0; n < perRound; n++) {
+        for (const [i, c] of cases.entries()) {
+          const x = await c.run();
+          times[i]!.push(x.ms);
+          counts[i] = x.count;
+        }
+      }
+    }
+    return cases.map((c, i) => {
+      const p50 = percentile(times[i]!, 50);
+      const base = i % 2 === 0 ? percentile(times[i + 1]!, 50) : p50;
+      return `| ${engine} | ${c.name} | ${counts[i]} | ${p50.toFixed(2)} | ${percentile(times[i]!, 90).toFixed(2)} | ${percentile(times[i]!, 99).toFixed(2)} | ${i % 2 === 0 ? `${(p50 / base).toFixed(2)}x` : ""} |`;
+    });
+  } finally {
+    await service.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const lines: string[] = [];
+for (const engine of process.env.DATABASE_URL ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)) lines.push(...(await benchEngine(engine)));
+console.warn(`${rounds} rounds of ${perRound} sequential requests per case, in-process (inject), times in ms`);
+process.stdout.write(["| engine | request | points | p50 ms | p90 ms | p99 ms | pipeline / bare (p50) |", "|---|---|---|---|---|---|---|", ...lines].join("\n") + "\n");

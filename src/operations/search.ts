@@ -1,0 +1,195 @@
+import { z } from "zod";
+import { formatVesselId, parseImo, parseIso2, parseMmsi, parseUnlocode, parseVesselId } from "../domain/identifiers.ts";
+import type { WithheldEntry } from "../domain/rights/sourced.ts";
+import { sourced, WITHHELD_REASON_API } from "../domain/rights/sourced.ts";
+import { MIN_QUERY_LENGTH, normalizeName } from "../domain/vessels/names.ts";
+import type { VesselRecord } from "../ports/vessels.ts";
+import { defineOperation, type OperationContext } from "./operation.ts";
+import { visibleStations } from "./vessels.get.ts";
+
+export const SEARCH_KINDS = ["vessel", "port", "flag"] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/** Hits per answer. */
+export const SEARCH_LIMIT = 20;
+
+const qParam = z
+  .string()
+  .transform((v) => v.trim())
+  .pipe(
+    z
+      .string()
+      .min(2, { error: "must be 2 to 100 characters" })
+      .max(100, { error: "must be 2 to 100 characters" })
+      .refine((v) => normalizeName(v).length >= MIN_QUERY_LENGTH, { error: "must hold at least two letters or digits" }),
+  );
+
+const kindParam = z
+  .string()
+  .optional()
+  .transform((v, ctx): SearchKind[] => {
+    if (v === undefined) return [...SEARCH_KINDS];
+    const out = new Set<SearchKind>();
+    for (const raw of v.split(",")) {
+      const k = raw.trim().toLowerCase();
+      if (k === "") continue;
+      if (!(SEARCH_KINDS as readonly string[]).includes(k)) {
+        ctx.addIssue({ code: "custom", message: `has \`${k.slice(0, 40)}\`; use a comma list of ${SEARCH_KINDS.join(", ")}` });
+        return z.NEVER;
+      }
+      out.add(k as SearchKind);
+    }
+    if (out.size === 0) {
+      ctx.addIssue({ code: "custom", message: `must name at least one kind: ${SEARCH_KINDS.join(", ")}` });
+      return z.NEVER;
+    }
+    return SEARCH_KINDS.filter((k) => out.has(k));
+  });
+
+export const SearchHitSchema = z.object({
+  kind: z.enum(SEARCH_KINDS),
+  id: z.string(),
+  name: z.string(),
+  imo: z.number().int().nullable(),
+  mmsi: z.number().int().nullable(),
+  /** How the hit matched: an identifier, the start of the name, the start of a word, or inside a word. */
+  match: z.enum(["imo", "mmsi", "unlocode", "iso2", "name", "word", "substring"]),
+  api: z.string(),
+  page: z.string(),
+});
+
+type Hit = z.infer<typeof SearchHitSchema>;
+type PendingHit = { hit: Hit; sources: string[]; section: string };
+
+const RANK_MATCH = ["name", "word", "substring"] as const;
+
+/** The name a ship is best known by among what the caller may see: the most recently seen. */
+function bestName(r: VesselRecord): { name: string; source: string } | null {
+  const n = [...r.names].sort((a, b) => b.lastSeen - a.lastSeen)[0];
+  if (n) return { name: n.name, source: n.source };
+  const e = r.emissions.at(-1);
+  return e ? { name: e.name, source: "emsa_mrv" } : null;
+}
+
+function vesselHit(ctx: OperationContext, id: string, name: string, imo: number | null, mmsi: number | null, match: Hit["match"]): Hit {
+  return { kind: "vessel", id, name, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: `${ctx.baseUrl}/vessel/${id}` };
+}
+
+/** Identifier hits: an IMO, an MMSI (or `mmsi-` id), a UN/LOCODE, an ISO country code. */
+async function identifierHits(ctx: OperationContext, q: string, kinds: readonly SearchKind[], visible: number[]): Promise<PendingHit[]> {
+  const out: PendingHit[] = [];
+  const compact = q.replace(/\s+/g, "");
+  if (kinds.includes("vessel")) {
+    const id = parseVesselId(compact);
+    const imo = id?.kind === "imo" ? id.imo : parseImo(q);
+    const mmsi = id?.kind === "mmsi" ? id.mmsi : parseMmsi(compact);
+    const record = imo !== null ? await ctx.services.vessels.findByImo(imo, visible) : mmsi !== null ? await ctx.services.vessels.findByMmsi(mmsi, visible) : null;
+    if (record) {
+      const name = bestName(record);
+      const current = mmsi ?? (await ctx.services.search.currentMmsis([record.vesselId], visible)).get(record.vesselId) ?? null;
+      const vid = formatVesselId(record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? current! });
+      out.push({ hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources: name ? [name.source] : [], section: "vessels" });
+    }
+  }
+  if (kinds.includes("port")) {
+    const code = compact.length === 5 ? parseUnlocode(compact) : null;
+    const port = code ? await ctx.services.ports.get(code) : null;
+    if (port) {
+      out.push({
+        hit: { kind: "port", id: port.unlocode, name: port.name, imo: null, mmsi: null, match: "unlocode", api: `${ctx.baseUrl}/api/v1/ports/${port.unlocode}`, page: `${ctx.baseUrl}/port/${port.unlocode}` },
+        sources: ["unlocode"],
+        section: "ports",
+      });
+    }
+  }
+  return out;
+}
+
+/** Flag registries by ISO code or by country name (start of the name or of a word). */
+async function flagHits(ctx: OperationContext, q: string, normalized: string): Promise<PendingHit[]> {
+  const iso2 = q.length === 2 ? parseIso2(q) : null;
+  const out: PendingHit[] = [];
+  const matches: { row: { iso2: string; name: string }; match: Hit["match"]; rank: number }[] = [];
+  for (const row of await ctx.services.search.flags()) {
+    if (row.iso2 === iso2) {
+      matches.push({ row, match: "iso2", rank: 0 });
+      continue;
+    }
+    const n = normalizeName(row.name);
+    if (n.startsWith(normalized)) matches.push({ row, match: "name", rank: 1 });
+    else if (n.includes(` ${normalized}`)) matches.push({ row, match: "word", rank: 2 });
+  }
+  matches.sort((a, b) => a.rank - b.rank || a.row.name.localeCompare(b.row.name));
+  for (const m of matches) {
+    out.push({
+      hit: { kind: "flag", id: m.row.iso2, name: m.row.name, imo: null, mmsi: null, match: m.match, api: `${ctx.baseUrl}/api/v1/flags/${m.row.iso2}`, page: `${ctx.baseUrl}/flag/${m.row.iso2}` },
+      sources: ["iso3166"],
+      section: "flags",
+    });
+  }
+  return out;
+}
+
+export const search = defineOperation({
+  id: "search",
+  method: "GET",
+  path: "/api/v1/search",
+  tool: "search_entities",
+  summary: "Search vessels, ports and flags",
+  description:
+    "Finds vessels by name (any case and accents; names starting with the query first, then a later word, then inside a word; former names too), " +
+    "by IMO or MMSI, ports by UN/LOCODE and flag registries by ISO code or country name. `q` 2 to 100 characters; `kind` a comma list of " +
+    `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits; vessel type and flag are never part of hits. 1 credit.`,
+  auth: "key",
+  input: z.strictObject({ q: qParam, kind: kindParam }),
+  output: { top: { query: z.string() }, data: z.array(SearchHitSchema) },
+  responseType: "search",
+  apiVersion: "1",
+  cost: () => 1,
+  async run(ctx, input) {
+    const visible = await visibleStations(ctx);
+    const normalized = normalizeName(input.q);
+    const pending: PendingHit[] = await identifierHits(ctx, input.q, input.kind, visible);
+    const seen = new Set(pending.map((p) => `${p.hit.kind}:${p.hit.id}`));
+    const add = (p: PendingHit) => {
+      const key = `${p.hit.kind}:${p.hit.id}`;
+      if (seen.has(key) || pending.length >= SEARCH_LIMIT) return;
+      seen.add(key);
+      pending.push(p);
+    };
+
+    const flags = input.kind.includes("flag") ? await flagHits(ctx, input.q, normalized) : [];
+    // An exact ISO code is an identifier: it goes with the identifier hits.
+    for (const f of flags) if (f.hit.match === "iso2") add(f);
+
+    if (input.kind.includes("vessel")) {
+      const names = await ctx.services.search.vesselNames(normalized, visible, SEARCH_LIMIT);
+      const needMmsi = names.filter((n) => n.imo !== null || n.mmsiKey === null).map((n) => n.vesselId);
+      const mmsis = await ctx.services.search.currentMmsis(needMmsi, visible);
+      for (const n of names) {
+        const mmsi = n.mmsiKey ?? mmsis.get(n.vesselId) ?? null;
+        const vid = formatVesselId(n.imo !== null ? { kind: "imo", imo: n.imo } : { kind: "mmsi", mmsi: n.mmsiKey! });
+        add({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources: [n.source], section: "vessels" });
+      }
+    }
+    for (const f of flags) add(f);
+
+    // Identifier hits first, then vessels by rank, then flags: the order pending was filled in.
+    const vesselHits = pending.filter((p) => p.hit.kind === "vessel");
+    const withheld: WithheldEntry[] = [];
+    if (vesselHits.length > 0) {
+      // Type and flag are never part of a hit (spec 2.6); the entry says so, with the sources they would come from.
+      withheld.push({
+        section: "vessel.vesselType,vessel.flag",
+        sources: [...new Set(vesselHits.flatMap((p) => p.sources))].sort(),
+        rows: vesselHits.length,
+        reason: WITHHELD_REASON_API,
+      });
+    }
+    return {
+      top: { query: input.q },
+      data: pending.map((p) => sourced(p.section, p.sources, p.hit, { countRows: true, leaf: true })),
+      withheld,
+    };
+  },
+});
