@@ -106,7 +106,9 @@ function authProxy(target: URL, key: string): Promise<Server> {
         up.pipe(res);
       },
     );
-    upstream.on("error", () => res.headersSent ? res.destroy() : res.writeHead(502).end());
+    upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    // A client leaving mid-stream (the suite's subscription streams) ends the upstream exchange too.
+    res.on("close", () => upstream.destroy());
     req.pipe(upstream);
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));

@@ -5,7 +5,7 @@ import { mcpHostPolicy } from "../../src/adapters/mcp/http.ts";
 import { buildToolSpecs, MCP_PAGE_SIZE } from "../../src/adapters/mcp/tools.ts";
 import { parseConfig } from "../../src/config.ts";
 import { OPERATIONS } from "../../src/operations/registry.ts";
-import { type McpTestService, startMcpService, TOOL_OPERATIONS } from "./helpers.ts";
+import { connect, type McpTestService, startMcpService, TOOL_OPERATIONS } from "./helpers.ts";
 
 const LIST_TOOLS = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
 const ACCEPT = "application/json, text/event-stream";
@@ -111,6 +111,20 @@ describe("the /mcp endpoint over HTTP", () => {
     const r = await post({ authorization: `Bearer ${key}` }, "{not json");
     assert.equal(r.status, 400);
     assert.equal(message(r.text).error.code, -32700);
+  });
+});
+
+describe("shutting down with a 2026 subscription stream open", () => {
+  it("the service closes promptly and the stream ends", async () => {
+    const t = await startMcpService({ withData: false });
+    const { key } = await t.key("developer");
+    const client = await connect(t, key, "2026-07-28");
+    const subscription = await client.listen({ toolsListChanged: true });
+    const started = Date.now();
+    await t.close();
+    assert.ok(Date.now() - started < 5_000, `closed in ${Date.now() - started} ms`);
+    assert.ok(["graceful", "remote"].includes(await subscription.closed));
+    await client.close();
   });
 });
 

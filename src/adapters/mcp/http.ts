@@ -200,7 +200,9 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     });
   });
 
-  app.addHook("onClose", async () => {
+  // Before the server waits for its connections: open 2026 `subscriptions/listen` streams would
+  // otherwise hold a shutdown until their clients leave.
+  app.addHook("preClose", async () => {
     await handler.close();
   });
 }

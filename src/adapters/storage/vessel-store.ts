@@ -528,8 +528,11 @@ export class SqlVesselStore implements VesselStore {
   }
 
   async #insertTerms(tx: Tx, names: readonly { id: number; norm: string }[]): Promise<void> {
-    const rows: BulkRow[] = [];
+    const rows: [number, string, number][] = [];
     for (const n of names) for (const t of nameTerms(n.norm)) rows.push([t.rank, t.term, n.id]);
+    // In key order, inserts append to the index instead of landing all over it: a bulk load of
+    // a million terms stays within the page cache (measured: minutes unsorted, seconds sorted).
+    rows.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
     await bulkInsert(tx, this.#engine, "vessel_name_terms", ["rank", "term", "name_id"], ["int4", "text", "int4"], rows, "ON CONFLICT DO NOTHING");
   }
 }
