@@ -47,10 +47,13 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 
 /** 100,000 distinct names from maritime words and made-up ones (a fixed seed: every run the same). */
 function generatedFleet(): FleetImport[] {
+  // mulberry32: 32-bit integer arithmetic (Math.imul), so the sequence does not lose bits to floating point.
   let seed = 42;
   const rand = (n: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed % n;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) % n;
   };
   const words =
     "NORDIC STAR OCEAN SEA BLUE GOLDEN PACIFIC ATLANTIC BALTIC ARCTIC GRAND ROYAL SILVER CAPE POLAR NORTHERN SOUTHERN EASTERN WESTERN ISLAND CORAL PEARL DIAMOND EXPRESS SPIRIT PRIDE TRADER CARRIER VOYAGER PIONEER GLORY HOPE FORTUNE WIND WAVE DAWN LIGHT QUEEN KING PRINCESS EAGLE FALCON DOLPHIN MARINER NAVIGATOR HARMONY LIBERTY VICTORY UNITY BRIGHT SUN MOON RIVER BAY HARBOUR COAST STREAM TIDE"

@@ -107,7 +107,10 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
     const bare = async (hours: number) => {
       const window = { from: NOW - hours * 3_600_000, to: NOW };
       const started = performance.now();
-      const r = await service.store.db.executeQuery(bucketQuery(engine, { mmsi: MMSI, ...window, bucketMs: bucketMsFor(window), stationIds: [station.id] }));
+      const compiled = bucketQuery(engine, { mmsi: MMSI, ...window, bucketMs: bucketMsFor(window), stationIds: [station.id] });
+      // The same statement as the store runs it: named (prepared once per connection) on PostgreSQL.
+      const pool = service.store.pgPool;
+      const r = pool ? await pool.query({ name: "mds_track_buckets", text: compiled.sql, values: [...compiled.parameters] }) : await service.store.db.executeQuery(compiled);
       const ms = performance.now() - started;
       // SQLite returns the buckets as one JSON text (see track-store.ts); counted outside the timing.
       return { ms, count: engine === "sqlite" ? (JSON.parse((r.rows[0] as { j: string }).j) as unknown[]).length : r.rows.length };

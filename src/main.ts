@@ -75,7 +75,7 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   const sqlLedger = new SqlCreditLedger(store.counters, store.engine);
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
   const webhookStore = new SqlWebhookStore(store.db, store.engine);
-  const tracks = new SqlTrackStore(store.db, store.engine);
+  const tracks = new SqlTrackStore(store.db, store.engine, store.pgPool);
   const archive = new SqlArchiveStore(archiveLocation(config));
   const log = { warn: (o: object, m: string) => app.log.warn(o, m), error: (o: object, m: string) => app.log.error(o, m) };
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
@@ -90,8 +90,8 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     sanctions: new SqlSanctionsStore(store.db),
-    vessels: new SqlVesselStore(store.db, store.engine),
-    search: new SqlSearchStore(store.db),
+    vessels: new SqlVesselStore(store.db, store.engine, store.pgPool),
+    search: new SqlSearchStore(store.db, store.pgPool),
     tracks,
     archive,
     alerts: new SqlAlertStore(store.db, store.engine),

@@ -8,6 +8,7 @@ import {
   bucketMsFor,
   checkHistory,
   creditsFor,
+  formatIsoTime,
   MAX_HOURS,
   navStatusName,
   parseIsoTime,
@@ -16,7 +17,7 @@ import {
 import { ArchiveUnavailableError, type TrackPoint } from "../ports/tracks.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { intParam } from "./params.ts";
-import { notFound, resolveVessel, vesselIdParam, visibleStations } from "./vessels.get.ts";
+import { notFound, vesselIdParam, visibleStations } from "./vessels.get.ts";
 
 const timeParam = z.string().transform((v, ctx) => {
   const t = parseIsoTime(v);
@@ -117,12 +118,20 @@ export const vesselsTrack = defineOperation({
     const window = resolveWindow(input, ctx.now);
     checkHistory(window, ctx.now, ctx.principal.entitlements.historyDays, ctx.principal.entitlements.plans);
     const visible = await visibleStations(ctx);
-    const v = await resolveVessel(ctx, input.id, visible);
-    if (!v) throw notFound(input.id);
-    // Asked by MMSI: that MMSI's track. By IMO: every MMSI the ship used (an MMSI change mid-window stays one track).
-    const mmsis = input.id.kind === "mmsi" ? [input.id.mmsi] : v.mmsis;
-    // Asked by MMSI, the whole track of that MMSI is meant, whoever used it.
-    const until = input.id.kind === "mmsi" ? new Map<number, number>() : v.until;
+    const id = input.id;
+    const found = await ctx.services.vessels.findMmsis(id, visible);
+    // Heard by a visible station but not linked into the registry yet (it refreshes every minute).
+    if (!found && !(id.kind === "mmsi" && (await ctx.services.vessels.heardBy(id.mmsi, visible)))) throw notFound(id);
+    const links = found?.mmsis ?? [];
+    // An MMSI another ship was seen with later is this ship's only up to its own last sighting with it.
+    const until = new Map(links.filter((l) => l.otherLastSeen !== null && l.otherLastSeen > l.lastSeen).map((l) => [l.mmsi, l.lastSeen]));
+    // Asked by MMSI: that MMSI's whole track, whoever used it. By IMO: every MMSI the ship used
+    // (an MMSI change mid-window stays one track), the current one first.
+    const mmsis =
+      id.kind === "mmsi"
+        ? [id.mmsi]
+        : [...links].sort((a, b) => Number(until.has(a.mmsi)) - Number(until.has(b.mmsi)) || b.lastSeen - a.lastSeen).map((l) => l.mmsi);
+    if (id.kind === "mmsi") until.clear();
     const w = { ...window, bucketMs: bucketMsFor(window) };
 
     // A bucket is filled from any station the caller may see, so which feeds may be served
@@ -149,7 +158,7 @@ export const vesselsTrack = defineOperation({
       let source = sources.get(p.stationId);
       if (!source) sources.set(p.stationId, (source = [`station:${p.stationId}`]));
       // AIS resolves 1/10000 minute (~0.19 m); six decimals keep that and drop binary noise.
-      const time = new Date(p.time).toISOString();
+      const time = formatIsoTime(p.time);
       const lat = Math.round(p.lat * 1e6) / 1e6;
       const lon = Math.round(p.lon * 1e6) / 1e6;
       const sog = p.sog === null ? null : Math.round(p.sog * 10) / 10;
@@ -160,7 +169,7 @@ export const vesselsTrack = defineOperation({
     };
     return {
       top: {
-        imo: v.imo,
+        imo: found?.imo ?? null,
         mmsi: mmsis[0] ?? null,
         window: { from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString(), bucketSeconds: w.bucketMs / 1000 },
       },

@@ -1,3 +1,4 @@
+import type { VesselId } from "../domain/identifiers.ts";
 import type { PositionFix } from "./positions.ts";
 
 /**
@@ -75,6 +76,21 @@ export interface VesselRecord {
   fleet: FleetRow[];
 }
 
+/** An MMSI of a ship: when the ship was last seen with it, and when another ship was (null: none later seen). */
+export interface MmsiLink {
+  mmsi: number;
+  lastSeen: number;
+  otherLastSeen: number | null;
+}
+
+/** What a track needs of a ship: its key and its MMSIs, read at once. */
+export interface VesselMmsis {
+  vesselId: number;
+  imo: number | null;
+  mmsiKey: number | null;
+  mmsis: MmsiLink[];
+}
+
 export interface RegistryRefreshReport {
   /** AIS identity rows (per station and MMSI) that were new or changed. */
   aisIdentities: number;
@@ -99,6 +115,8 @@ export interface VesselStore {
   findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null>;
   /** The ship that used this MMSI most recently, among the links the caller may see. */
   findByMmsi(mmsi: number, visible: VisibleStations): Promise<VesselRecord | null>;
+  /** The ship an id names (as findByImo / findByMmsi) with only its MMSI links; null when the caller may see nothing of it. */
+  findMmsis(id: VesselId, visible: VisibleStations): Promise<VesselMmsis | null>;
   /** For each MMSI, the ships that used it (among visible links) and when each was last seen with it. */
   mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number }[]>;
   /** The newest fix of each of these MMSIs per visible station, newest first. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { downsample } from "../../src/adapters/archive/compact.ts";
 import { AppError } from "../../src/domain/errors.ts";
-import { bucketMsFor, checkHistory, creditsFor, DAY_MS, HOUR_MS, MAX_POINTS, navStatusName, parseIsoTime, resolveWindow } from "../../src/domain/tracks/window.ts";
+import { bucketMsFor, checkHistory, creditsFor, DAY_MS, formatIsoTime, HOUR_MS, MAX_POINTS, navStatusName, parseIsoTime, resolveWindow } from "../../src/domain/tracks/window.ts";
 import { matchesAt, nameTerms, normalizeName, TERM_LENGTH } from "../../src/domain/vessels/names.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
@@ -58,6 +58,13 @@ describe("track windows", () => {
     for (const bad of ["2026-11-20T12:00:00", "2026-02-30", "2026-13-01", "20261120", "2026-11-20T25:00Z", "tomorrow", "", "2026-11-20T12:00:00+15:00", "1e12"]) {
       assert.equal(parseIsoTime(bad), null, bad);
     }
+  });
+
+  it("times format as toISOString does", () => {
+    for (const t of [0, 1, 999, 86_399_999, NOW, NOW + 123, Date.UTC(2028, 1, 29, 23, 59, 59, 999), Date.UTC(9999, 11, 31, 23, 59, 59, 999), -1]) {
+      assert.equal(formatIsoTime(t), new Date(t).toISOString(), String(t));
+    }
+    for (let t = NOW - 3 * DAY_MS; t < NOW; t += 7_777_777) assert.equal(formatIsoTime(t), new Date(t).toISOString());
   });
 
   it("navigational status names", () => {

@@ -197,6 +197,13 @@ for (const engine of ENGINES) {
       assert.deepEqual(pe.body.data.otherNames, [], "the other ship's name is not this ship's former name");
       assert.deepEqual(pd.body.data.otherNames, []);
       assert.equal((await page("mmsi-244000013")).body.imo, e);
+
+      // Fixes of the MMSI since the newer ship took it over are the newer ship's.
+      await writeTrack(t, shared.id, 244_000_013, now - 3 * 60 * MIN, now, MIN);
+      assert.equal((await page(d)).body.data.lastPosition, null);
+      assert.equal((await page(e)).body.data.lastPosition.time, iso(now - MIN));
+      const track = async (id: string | number) => (await get(t, `/api/v1/vessels/${id}/track?hours=24`, other.key)).body.count;
+      assert.deepEqual([await track(d), await track(e), await track("mmsi-244000013")], [0, 180, 180]);
     });
 
     it("an IMO failing its check digit links nothing to that number: the ship stays known by its MMSI", async () => {

@@ -17,6 +17,11 @@ export interface Store {
    */
   counters: Kysely<Database>;
   engine: Engine;
+  /**
+   * PostgreSQL: the pool behind `db`, for the few hot reads that run as named prepared
+   * statements (planned once per connection; Kysely sends every statement unnamed). Null on SQLite.
+   */
+  pgPool: pg.Pool | null;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,7 @@ export type StoreLocation = { engine: "sqlite"; file: string } | { engine: "post
 export async function openStore(location: StoreLocation): Promise<Store> {
   let db: Kysely<Database>;
   let counters: Kysely<Database> | null = null;
+  let pgPool: pg.Pool | null = null;
   if (location.engine === "sqlite") {
     if (location.file !== ":memory:") mkdirSync(dirname(location.file), { recursive: true });
     const sqlite = new NodeSqliteDatabase(location.file);
@@ -40,6 +46,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     // the pool replaces it, and queries on a lost connection fail as service_unavailable.
     pool.on("error", (err) => location.onIdleError?.(err));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pgPool = pool;
     const fast = new pg.Pool({ connectionString: location.url, max: 5, options: "-c synchronous_commit=off" });
     fast.on("error", (err) => location.onIdleError?.(err));
     counters = new Kysely<Database>({ dialect: new PostgresDialect({ pool: fast }) });
@@ -50,6 +57,7 @@ export async function openStore(location: StoreLocation): Promise<Store> {
     db,
     counters: countersDb,
     engine: location.engine,
+    pgPool,
     close: async () => {
       if (countersDb !== db) await countersDb.destroy();
       await db.destroy();

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
-import { isValidImo, parseMmsi } from "../../domain/identifiers.ts";
+import type pg from "pg";
+import { isValidImo, parseMmsi, type VesselId } from "../../domain/identifiers.ts";
 import { nameTerms, normalizeName } from "../../domain/vessels/names.ts";
 import type { PositionFix } from "../../ports/positions.ts";
 import type {
@@ -7,6 +8,7 @@ import type {
   FleetImport,
   RegistryRefreshReport,
   VesselIdentifierLink,
+  VesselMmsis,
   VesselNameLink,
   VesselRecord,
   VesselStore,
@@ -145,13 +147,20 @@ function dayMs(isoDate: string | null | undefined, fallback: number): number {
 export class SqlVesselStore implements VesselStore {
   readonly #db: Kysely<Database>;
   readonly #engine: Engine;
+  readonly #pg: pg.Pool | null;
 
-  constructor(db: Kysely<Database>, engine: Engine) {
+  /** `pgPool`: on PostgreSQL, the store's pool, for the per-request read of visible stations as a named statement. */
+  constructor(db: Kysely<Database>, engine: Engine, pgPool: pg.Pool | null = null) {
     this.#db = db;
     this.#engine = engine;
+    this.#pg = pgPool;
   }
 
   async visibleStations(accountId: string | null): Promise<number[]> {
+    if (this.#pg) {
+      const r = await this.#pg.query<{ id: number }>({ name: "mds_visible_stations", text: "SELECT id FROM stations WHERE shared = 1 OR account_id = $1 ORDER BY id", values: [accountId] });
+      return r.rows.map((x) => x.id);
+    }
     let q = this.#db.selectFrom("stations").select("id");
     q = accountId === null ? q.where("shared", "=", 1) : q.where((eb) => eb.or([eb("shared", "=", 1), eb("account_id", "=", accountId)]));
     return (await q.orderBy("id").execute()).map((r) => r.id);
@@ -207,6 +216,41 @@ export class SqlVesselStore implements VesselStore {
         operator: r.operator,
       })),
     };
+  }
+
+  async findMmsis(id: VesselId, visible: VisibleStations): Promise<VesselMmsis | null> {
+    let vesselId: number | undefined;
+    if (id.kind === "imo") {
+      vesselId = (await this.#db.selectFrom("vessels").select("id").where("imo", "=", id.imo).executeTakeFirst())?.id;
+    } else {
+      const links = await this.#db
+        .selectFrom("vessel_identifiers")
+        .select(["vessel_id", "last_seen"])
+        .where("kind", "=", "mmsi")
+        .where("value", "=", String(id.mmsi))
+        .where(visibleFilter(visible))
+        .orderBy("last_seen", "desc")
+        .orderBy("vessel_id")
+        .limit(1)
+        .executeTakeFirst();
+      vesselId = links?.vessel_id;
+    }
+    if (vesselId === undefined) return null;
+    // Each MMSI with this ship's last sighting and any other ship's, in one statement.
+    const r = await sql<{ id: number; imo: number | null; mmsi_key: number | null; value: string | null; last_seen: number | null; other: number | null }>`
+      SELECT v.id, v.imo, v.mmsi_key, i.value, max(i.last_seen) AS last_seen,
+        (SELECT max(o.last_seen) FROM vessel_identifiers o
+          WHERE o.kind = 'mmsi' AND o.value = i.value AND o.vessel_id <> v.id AND ${visibleFilter(visible, "o.station_id")}) AS other
+      FROM vessels v LEFT JOIN vessel_identifiers i ON i.vessel_id = v.id AND i.kind = 'mmsi' AND ${visibleFilter(visible, "i.station_id")}
+      WHERE v.id = ${vesselId}
+      GROUP BY v.id, v.imo, v.mmsi_key, i.value`.execute(this.#db);
+    const first = r.rows[0]!;
+    const mmsis = r.rows
+      .filter((x) => x.value !== null)
+      .map((x) => ({ mmsi: Number(x.value), lastSeen: Number(x.last_seen), otherLastSeen: x.other === null ? null : Number(x.other) }));
+    // Without a visible MMSI the ship may still be visible (a dataset's ship); without anything visible it does not exist.
+    if (mmsis.length === 0 && !(await this.#record({ id: first.id, imo: first.imo, mmsi_key: first.mmsi_key }, visible))) return null;
+    return { vesselId: first.id, imo: first.imo, mmsiKey: first.mmsi_key, mmsis };
   }
 
   async mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number }[]> {
@@ -446,10 +490,18 @@ export class SqlVesselStore implements VesselStore {
     const imos = [...new Set(keys.flatMap((k) => ("imo" in k ? [k.imo] : [])))];
     const mmsis = [...new Set(keys.flatMap((k) => ("mmsi" in k ? [k.mmsi] : [])))];
     const load = async () => {
-      for (const part of chunks(imos.filter((i) => !ids.has(`i:${i}`)))) {
+      const wantImos = imos.filter((i) => !ids.has(`i:${i}`));
+      const wantMmsis = mmsis.filter((m) => !ids.has(`m:${m}`));
+      if (this.#engine === "postgres") {
+        // One array parameter instead of IN lists: a first import asks for 20,000 IMOs at once.
+        if (wantImos.length > 0) for (const v of (await sql<{ id: number; imo: number }>`SELECT id, imo FROM vessels WHERE imo = ANY(${wantImos}::int4[])`.execute(tx)).rows) ids.set(`i:${v.imo}`, v.id);
+        if (wantMmsis.length > 0) for (const v of (await sql<{ id: number; mmsi_key: number }>`SELECT id, mmsi_key FROM vessels WHERE mmsi_key = ANY(${wantMmsis}::int4[])`.execute(tx)).rows) ids.set(`m:${v.mmsi_key}`, v.id);
+        return;
+      }
+      for (const part of chunks(wantImos)) {
         for (const v of await tx.selectFrom("vessels").select(["id", "imo"]).where("imo", "in", part).execute()) ids.set(`i:${v.imo}`, v.id);
       }
-      for (const part of chunks(mmsis.filter((m) => !ids.has(`m:${m}`)))) {
+      for (const part of chunks(wantMmsis)) {
         for (const v of await tx.selectFrom("vessels").select(["id", "mmsi_key"]).where("mmsi_key", "in", part).execute()) ids.set(`m:${v.mmsi_key}`, v.id);
       }
     };
@@ -533,7 +585,8 @@ export class SqlVesselStore implements VesselStore {
     // In key order, inserts append to the index instead of landing all over it: a bulk load of
     // a million terms stays within the page cache (measured: minutes unsorted, seconds sorted).
     rows.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
-    await bulkInsert(tx, this.#engine, "vessel_name_terms", ["rank", "term", "name_id"], ["int4", "text", "int4"], rows, "ON CONFLICT DO NOTHING");
+    // Terms are written only for names inserted just now (new ids), so none can exist yet: no conflict clause to check.
+    await bulkInsert(tx, this.#engine, "vessel_name_terms", ["rank", "term", "name_id"], ["int4", "text", "int4"], rows);
   }
 }
 

@@ -159,3 +159,29 @@ export function parseIsoTime(text: string): number | null {
   }
   return base + ms - offset;
 }
+
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+let isoDay = Number.NaN;
+let isoDayText = "";
+
+/**
+ * `new Date(t).toISOString()` for times from 1970 to 9999, about eight times faster: a track
+ * formats up to 1,500 times per answer, which with toISOString took more time than its query.
+ * The date part is remembered per day (a track's points share a few days).
+ */
+export function formatIsoTime(t: number): string {
+  const day = Math.floor(t / DAY_MS);
+  if (t < 0 || t >= 253_402_300_800_000) return new Date(t).toISOString();
+  if (day !== isoDay) {
+    isoDay = day;
+    isoDayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+  }
+  let rest = t - day * DAY_MS;
+  const h = Math.floor(rest / HOUR_MS);
+  rest -= h * HOUR_MS;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = Math.floor(rest / 1000);
+  return `${isoDayText}${pad2(h)}:${pad2(m)}:${pad2(s)}.${pad3(Math.floor(rest - s * 1000))}Z`;
+}
