@@ -255,6 +255,25 @@ for (const engine of ENGINES) {
       for (const p of across.body.data) assert.equal("navStatus" in p, Date.parse(p.time) >= boundary, p.time);
     });
 
+    it("the store gives each bucket's fix back exactly: nulls stay null, coordinates keep every digit, other stations are skipped", async () => {
+      const C = 244_000_003;
+      const at = now - 3 * HOUR;
+      await writeFixes(t, [
+        { mmsi: C, time: at + 1_000, stationId: shared.id, lat: -33.856784, lon: 151.215297, sog: null, cog: null, heading: null, navStatus: null },
+        { mmsi: C, time: at + 61_000, stationId: shared.id, lat: 89.999999, lon: -179.999999, sog: 102.2, cog: 359.9, heading: 1, navStatus: 15 },
+        { mmsi: C, time: at + 62_000, stationId: priv.id, lat: 1, lon: 1, sog: 1, cog: 1, heading: 1, navStatus: 1 },
+      ]);
+      const points = await t.service.services.tracks.lastPerBucket({ mmsi: C, from: at, to: at + 2 * MIN, bucketMs: MIN, stationIds: [shared.id] });
+      assert.equal(points.length, 2);
+      assert.deepEqual(points[0], { time: at + 1_000, stationId: shared.id, lat: -33.856784, lon: 151.215297, sog: null, cog: null, navStatus: null });
+      assert.equal(points[1]!.time, at + 61_000);
+      assert.equal(points[1]!.navStatus, 15);
+      // Coordinates are stored as float8 (PostgreSQL) or real (SQLite): within 1e-5 degrees (about a metre).
+      assert.ok(Math.abs(points[1]!.lat - 89.999999) < 1e-5 && Math.abs(points[1]!.lon + 179.999999) < 1e-5, JSON.stringify(points[1]));
+      assert.ok(Math.abs(points[1]!.sog! - 102.2) < 1e-4 && Math.abs(points[1]!.cog! - 359.9) < 1e-4);
+      assert.deepEqual(await t.service.services.tracks.lastPerBucket({ mmsi: C, from: at, to: at + 2 * MIN, bucketMs: MIN, stationIds: [] }), []);
+    });
+
     it("with the archive stopped, a window older than 90 days is 503 archive_unavailable and not charged; recent ones still work", async () => {
       await t.service.archive.close();
       const k = await t.key("scale");

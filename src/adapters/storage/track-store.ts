@@ -57,16 +57,7 @@ export class SqlTrackStore implements TrackStore {
     const compiled = bucketQuery(this.#engine, q);
     // PostgreSQL plans a named statement once per connection instead of on every track.
     const r = this.#pg ? await this.#pg.query({ name: "mds_track_buckets", text: compiled.sql, values: [...compiled.parameters] }) : await this.#db.executeQuery(compiled);
-    let points: TrackPoint[];
-    if (this.#engine === "sqlite") {
-      // One JSON text for all buckets: node:sqlite builds a JS object per row, which cost more than the query itself.
-      const text = (r.rows[0] as { j: string | null } | undefined)?.j;
-      const rows = text ? (JSON.parse(text) as [number, number, number, number, number | null, number | null, number | null][]) : [];
-      points = rows.map((a) => ({ time: a[0], stationId: a[1], lat: a[2], lon: a[3], sog: a[4], cog: a[5], navStatus: a[6] }));
-      points.sort((a, b) => a.time - b.time);
-    } else {
-      points = (r.rows as PointRow[]).map(toPoint);
-    }
+    const points = decodeBuckets(this.#engine, r.rows);
     // Two stations may hold a fix of the same instant; the bucket keeps one.
     return points.filter((p, i) => i === 0 || p.time !== points[i - 1]!.time);
   }
@@ -102,22 +93,57 @@ export class SqlTrackStore implements TrackStore {
   }
 }
 
+/** Bytes per fix in PostgreSQL's packed answer: time 8, station 4, lat 8, lon 8, sog 4, cog 4, nav status 2. */
+const PACKED_BYTES = 38;
+
 /**
- * The statement of lastPerBucket; exported for the benchmark's bare-query baseline.
- * PostgreSQL: one row per bucket with a fix. SQLite: one row, `j`, a JSON array of
- * [time, station_id, lat, lon, sog, cog, nav_status] per bucket with a fix.
+ * The fixes of a bucketQuery answer, in time order. PostgreSQL: one row, `b`, the packed
+ * bytea. SQLite: one row, `j`, a JSON array of [time, station_id, lat, lon, sog, cog, nav_status].
  */
+export function decodeBuckets(engine: Engine, rows: readonly unknown[]): TrackPoint[] {
+  if (engine === "postgres") {
+    const b = (rows[0] as { b: Buffer | null } | undefined)?.b;
+    if (!b) return [];
+    const points: TrackPoint[] = [];
+    for (let o = 0; o + PACKED_BYTES <= b.length; o += PACKED_BYTES) {
+      const sog = b.readFloatBE(o + 28);
+      const cog = b.readFloatBE(o + 32);
+      const nav = b.readInt16BE(o + 36);
+      points.push({
+        time: Number(b.readBigInt64BE(o)),
+        stationId: b.readInt32BE(o + 8),
+        lat: b.readDoubleBE(o + 12),
+        lon: b.readDoubleBE(o + 20),
+        sog: Number.isNaN(sog) ? null : sog,
+        cog: Number.isNaN(cog) ? null : cog,
+        navStatus: nav < 0 ? null : nav,
+      });
+    }
+    return points;
+  }
+  // One JSON text for all buckets: node:sqlite builds a JS object per row, which cost more than the query itself.
+  const text = (rows[0] as { j: string | null } | undefined)?.j;
+  const arrays = text ? (JSON.parse(text) as [number, number, number, number, number | null, number | null, number | null][]) : [];
+  const points = arrays.map((a) => ({ time: a[0], stationId: a[1], lat: a[2], lon: a[3], sog: a[4], cog: a[5], navStatus: a[6] }));
+  return points.sort((a, b) => a.time - b.time);
+}
+
+/** The statement of lastPerBucket (its answer read by decodeBuckets); exported for the benchmark's bare-query baseline. */
 export function bucketQuery(engine: Engine, q: BucketQuery): CompiledQuery<unknown> {
   if (engine === "postgres") {
+    // The buckets come back packed into one bytea (PACKED_BYTES per fix, big-endian; NaN and -1
+    // stand for null): PostgreSQL writing 1,440 rows of seven columns as text and node-pg
+    // parsing them back took longer than the probes themselves (measured 7.5 against 5.9 ms).
     return CompiledQuery.raw(
-      `SELECT p."time", p.station_id, p.lat, p.lon, p.sog, p.cog, p.nav_status
+      `SELECT string_agg(int8send(p."time") || int4send(p.station_id) || float8send(p.lat) || float8send(p.lon)
+         || float4send(coalesce(p.sog, 'NaN'::real)) || float4send(coalesce(p.cog, 'NaN'::real))
+         || int2send(coalesce(p.nav_status, -1::smallint)), ''::bytea ORDER BY p."time") AS b
        FROM generate_series($2::int8, $3::int8 - 1, $4::int8) AS b(s)
        CROSS JOIN LATERAL (
          SELECT "time", station_id, lat, lon, sog, cog, nav_status FROM positions
          WHERE mmsi = $1 AND "time" >= b.s AND "time" < LEAST(b.s + $4, $3) AND station_id = ANY($5::int4[])
          ORDER BY "time" DESC LIMIT 1
-       ) p
-       ORDER BY p."time"`,
+       ) p`,
       [q.mmsi, q.from, q.to, q.bucketMs, [...q.stationIds]],
     );
   }

@@ -219,32 +219,22 @@ export class SqlVesselStore implements VesselStore {
   }
 
   async findMmsis(id: VesselId, visible: VisibleStations): Promise<VesselMmsis | null> {
-    let vesselId: number | undefined;
-    if (id.kind === "imo") {
-      vesselId = (await this.#db.selectFrom("vessels").select("id").where("imo", "=", id.imo).executeTakeFirst())?.id;
-    } else {
-      const links = await this.#db
-        .selectFrom("vessel_identifiers")
-        .select(["vessel_id", "last_seen"])
-        .where("kind", "=", "mmsi")
-        .where("value", "=", String(id.mmsi))
-        .where(visibleFilter(visible))
-        .orderBy("last_seen", "desc")
-        .orderBy("vessel_id")
-        .limit(1)
-        .executeTakeFirst();
-      vesselId = links?.vessel_id;
-    }
-    if (vesselId === undefined) return null;
-    // Each MMSI with this ship's last sighting and any other ship's, in one statement.
+    // The ship: by IMO its row; by MMSI the ship seen with that MMSI last, among visible links.
+    const ship =
+      id.kind === "imo"
+        ? sql`(SELECT id FROM vessels WHERE imo = ${id.imo})`
+        : sql`(SELECT vessel_id FROM vessel_identifiers WHERE kind = 'mmsi' AND value = ${String(id.mmsi)} AND ${visibleFilter(visible)}
+            ORDER BY last_seen DESC, vessel_id LIMIT 1)`;
+    // Each MMSI with this ship's last sighting and any other ship's, in one statement (one round trip on a track's path).
     const r = await sql<{ id: number; imo: number | null; mmsi_key: number | null; value: string | null; last_seen: number | null; other: number | null }>`
       SELECT v.id, v.imo, v.mmsi_key, i.value, max(i.last_seen) AS last_seen,
         (SELECT max(o.last_seen) FROM vessel_identifiers o
           WHERE o.kind = 'mmsi' AND o.value = i.value AND o.vessel_id <> v.id AND ${visibleFilter(visible, "o.station_id")}) AS other
       FROM vessels v LEFT JOIN vessel_identifiers i ON i.vessel_id = v.id AND i.kind = 'mmsi' AND ${visibleFilter(visible, "i.station_id")}
-      WHERE v.id = ${vesselId}
+      WHERE v.id = ${ship}
       GROUP BY v.id, v.imo, v.mmsi_key, i.value`.execute(this.#db);
-    const first = r.rows[0]!;
+    const first = r.rows[0];
+    if (!first) return null;
     const mmsis = r.rows
       .filter((x) => x.value !== null)
       .map((x) => ({ mmsi: Number(x.value), lastSeen: Number(x.last_seen), otherLastSeen: x.other === null ? null : Number(x.other) }));
