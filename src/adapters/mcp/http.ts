@@ -13,7 +13,8 @@ import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { errorBody, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { rightsDocument } from "./rights-doc.ts";
-import { buildMcpServer } from "./server.ts";
+import { directToolCall, directToolCallResponse } from "./direct-tool-call.ts";
+import { buildMcpServer, MAX_TOOL_INPUT_ELEMENTS, runTool, SERVER_INFO } from "./server.ts";
 import { buildToolSpecs, type CallContext } from "./tools.ts";
 
 export const MCP_PATH = "/mcp";
@@ -29,6 +30,11 @@ export interface McpOptions {
   allowedHosts: readonly string[];
   /** Origin host names (no scheme or port) browsers may call from; requests without Origin always pass. */
   allowedOrigins: readonly string[];
+  /**
+   * Answer plain `tools/call` requests without the SDK's per-request server (direct-tool-call.ts).
+   * Default true; false sends every request through the SDK, the reference the tests compare with.
+   */
+  directToolCalls?: boolean;
 }
 
 /** Every host name a local deployment is reached by. */
@@ -91,6 +97,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     rightsText: rightsDocument(options.sources),
     onFailure: (op: Operation, err: unknown) => app.log.error({ err, op: op.id, via: "mcp" }, "operation failed"),
   };
+  const toolsByName = new Map(deps.tools.map((t) => [t.name, t]));
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) => buildMcpServer(deps, contextOf(authInfo));
   // Rejections of malformed requests are answered to the client; they are not our faults.
   const onerror = (err: Error) => app.log.debug({ err }, "mcp request rejected");
@@ -155,11 +162,12 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
         reply.header("x-request-id", req.id);
 
         let auth: AuthInfo;
+        let call: CallContext;
         try {
           // Every MCP request needs a key, listing included; only tool calls are charged.
           const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip);
           if (principal.kind !== "key") throw new AppError("missing_api_key");
-          const call: CallContext = {
+          call = {
             authorization: req.headers.authorization,
             clientAddress: req.ip,
             baseUrl: baseOf(req),
@@ -194,6 +202,12 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
           } catch {
             parsedBody = undefined;
           }
+        }
+        const direct = options.directToolCalls === false ? null : directToolCall(req.method, req.headers, parsedBody, toolsByName, MAX_TOOL_INPUT_ELEMENTS);
+        if (direct) {
+          const result = await runTool(deps, direct.spec, direct.args, call);
+          // A buffer, so Fastify leaves the content type as the SDK writes it (no charset added).
+          return reply.header("content-type", "application/json").send(Buffer.from(directToolCallResponse(direct, result, SERVER_INFO)));
         }
         return reply.send(await serve(webRequest(req), auth, parsedBody));
       },

@@ -43,7 +43,7 @@ PLAN_IDS.filter((id) => PLANS[id].commercialScope === scope).join(", ");
     "",
     "## Sources",
     "",
-    "API: may be served through the API at all. Redistribution: may be passed on to third parties through an API. Commercial: may be served on commercial plans.",
+    "API: may be served through the API (REST and these tools) at all. Redistribution: may be pushed out to third-party systems in webhook payloads. Commercial: may be served on commercial plans.",
     "",
     "| id | name | API | redistribution | commercial | attribution to show | licence |",
     "|---|---|---|---|---|---|---|",

@@ -24,17 +24,36 @@ const INSTRUCTIONS =
 /** The lists are the same for every caller and change only with a deployment. */
 const SHARED_FOR_FIVE_MINUTES = { ttlMs: 300_000, cacheScope: "public" } as const;
 
+/** Bounds the work one call's arguments can cause before any operation sees them. */
+export const MAX_TOOL_INPUT_ELEMENTS = 200;
+
+/** Who answers, as `initialize` and the 2026 result envelope name it. */
+export const SERVER_INFO = { name: "maritime-data-service", title: "Maritime Data Service", version: pkg.version };
+
+/** One tool call: the operation through execute(), its outcome as a tool result. */
+export async function runTool(deps: McpServerDeps, spec: ToolSpec, args: Record<string, unknown>, ctx: CallContext | undefined): Promise<ToolResult> {
+  if (!ctx) {
+    // The HTTP gate authenticates every request; this is a guard, not a path.
+    return { content: [{ type: "text", text: "Error missing_api_key: send `Authorization: Bearer <API_KEY>`." }], isError: true };
+  }
+  const outcome = await execute(deps.pipeline, spec.op, toCall(spec, args, ctx));
+  if (outcome.status !== 200) {
+    if (outcome.status >= 500) deps.onFailure?.(spec.op, outcome.error?.cause ?? outcome.error);
+    return errorResult(outcome, ctx);
+  }
+  return successResult(spec, outcome, ctx);
+}
+
 /**
  * One McpServer per HTTP request (stateless serving): everything expensive is prepared once
  * in `deps`, so this only wires the prepared tools to the caller's context.
  */
 export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined): McpServer {
   const server = new McpServer(
-    { name: "maritime-data-service", title: "Maritime Data Service", version: pkg.version },
+    SERVER_INFO,
     {
       instructions: INSTRUCTIONS,
-      // Bounds the work one call's arguments can cause before any operation sees them.
-      maxToolInputElements: 200,
+      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       cacheHints: {
         "tools/list": SHARED_FOR_FIVE_MINUTES,
         "prompts/list": SHARED_FOR_FIVE_MINUTES,
@@ -56,18 +75,7 @@ export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined
         // Reads of this service's own store: no side effect on the data, nothing outside it reached.
         annotations: { title: spec.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      async (args): Promise<ToolResult> => {
-        if (!ctx) {
-          // The HTTP gate authenticates every request; this is a guard, not a path.
-          return { content: [{ type: "text", text: "Error missing_api_key: send `Authorization: Bearer <API_KEY>`." }], isError: true };
-        }
-        const outcome = await execute(deps.pipeline, spec.op, toCall(spec, args, ctx));
-        if (outcome.status !== 200) {
-          if (outcome.status >= 500) deps.onFailure?.(spec.op, outcome.error?.cause ?? outcome.error);
-          return errorResult(outcome, ctx);
-        }
-        return successResult(spec, outcome, ctx);
-      },
+      (args): Promise<ToolResult> => runTool(deps, spec, args, ctx),
     );
   }
 

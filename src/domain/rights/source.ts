@@ -13,7 +13,7 @@ export const SourceSchema = z.object({
   permissions: z.object({
     /** May facts from it be served through this API at all. */
     api: z.boolean(),
-    /** May they be passed on through an API to third parties (webhooks, MCP answers that leave the service). */
+    /** May they be pushed out of the service to third-party systems (webhook payloads). MCP answers are API answers: they use `api`. */
     redistribution: z.boolean(),
     /** May they be used on commercial plans. */
     commercial: z.boolean(),
