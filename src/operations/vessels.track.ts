@@ -5,6 +5,7 @@ import { sourced } from "../domain/rights/sourced.ts";
 import {
   ARCHIVE_SLOT_MS,
   archiveBoundary,
+  bucketIndex,
   bucketMsFor,
   checkHistory,
   creditsFor,
@@ -59,7 +60,7 @@ async function trackOf(ctx: OperationContext, mmsis: readonly number[], until: R
   const single = mmsis.length === 1 && w.from >= boundary;
   const buckets = new Map<number, Point>();
   const put = (p: Point) => {
-    const b = Math.floor((p.time - w.from) / w.bucketMs);
+    const b = bucketIndex(p.time, w.bucketMs);
     const had = buckets.get(b);
     if (!had || p.time > had.time) buckets.set(b, p);
   };
@@ -93,7 +94,7 @@ export const vesselsTrack = defineOperation({
   description:
     "Positions of one ship over a window: the last `hours` (1 to 168, default 24) or `from`/`to` (ISO 8601; `to` defaults to now), at most 7 days, " +
     "not before 2026-06-01. The last 24 hours are open to every plan; older windows need the plan's history. Points are bucketed to at most 1,500 " +
-    "(`window.bucketSeconds`), one per bucket, each with its `source` station; positions older than 90 days come from the archive at 10-minute " +
+    "(`window.bucketSeconds`; bucket edges at multiples of that length in UTC), one per bucket, each with its `source` station; positions older than 90 days come from the archive at 10-minute " +
     "resolution without `navStatus`. Only stations you own or that are shared are read. 1 credit per day of track, days rounded up.",
   auth: "key",
   input: z.strictObject({

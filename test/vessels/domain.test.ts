@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { downsample } from "../../src/adapters/archive/compact.ts";
 import { AppError } from "../../src/domain/errors.ts";
-import { bucketMsFor, checkHistory, creditsFor, DAY_MS, formatIsoTime, HOUR_MS, MAX_POINTS, navStatusName, parseIsoTime, resolveWindow } from "../../src/domain/tracks/window.ts";
+import { bucketCount, bucketIndex, bucketMsFor, checkHistory, creditsFor, DAY_MS, formatIsoTime, HOUR_MS, MAX_POINTS, navStatusName, parseIsoTime, resolveWindow } from "../../src/domain/tracks/window.ts";
 import { matchesAt, nameTerms, normalizeName, TERM_LENGTH } from "../../src/domain/vessels/names.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
@@ -12,11 +12,27 @@ describe("track windows", () => {
     for (let hours = 1; hours <= 168; hours++) {
       const w = resolveWindow({ hours }, NOW);
       assert.equal(w.to - w.from, hours * HOUR_MS);
-      assert.ok(Math.ceil((w.to - w.from) / bucketMsFor(w)) <= MAX_POINTS, `${hours} h`);
+      assert.ok(bucketCount(w, bucketMsFor(w)) <= MAX_POINTS, `${hours} h`);
       assert.equal(creditsFor(w), Math.ceil(hours / 24));
     }
     assert.equal(bucketMsFor({ from: 0, to: 7 * DAY_MS }), 600_000);
     assert.equal(bucketMsFor({ from: 0, to: 60_000 }), 1_000);
+  });
+
+  it("buckets are aligned to multiples of their length: ends at odd times cut the first and last, and the count stays at most 1,500", () => {
+    const odd = NOW + 12_345;
+    for (let hours = 1; hours <= 168; hours++) {
+      const w = resolveWindow({ hours }, odd);
+      assert.ok(bucketCount(w, bucketMsFor(w)) <= MAX_POINTS, `${hours} h`);
+    }
+    // A day from mid-minute: 1,439 whole minutes and two cut ones.
+    const day = resolveWindow({ hours: 24 }, odd);
+    assert.equal(bucketMsFor(day), 60_000);
+    assert.equal(bucketCount(day, 60_000), 1_441);
+    // 25 hours from mid-minute would need 1,501 minute buckets: two minutes each.
+    assert.equal(bucketMsFor(resolveWindow({ hours: 25 }, odd)), 120_000);
+    assert.equal(bucketIndex(odd, 60_000), bucketIndex(NOW, 60_000));
+    assert.equal(bucketIndex(NOW - 1, 60_000), bucketIndex(NOW, 60_000) - 1);
   });
 
   it("rules that need the clock name their parameter", () => {

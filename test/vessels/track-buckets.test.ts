@@ -1,6 +1,6 @@
 /**
  * The store's last fix per bucket against a plain computation over the same fixes: random
- * fixes of one vessel from three stations, random windows (not aligned to minutes) and
+ * fixes of one vessel from three stations, random windows (their ends not aligned to anything) and
  * bucket lengths from a second to an hour, before and after compaction deletes a prefix.
  * The fixes are written in many small batches, as ingest writes them.
  */
@@ -29,7 +29,8 @@ function expected(fixes: readonly PositionFix[], from: number, to: number, bucke
   const best = new Map<number, PositionFix>();
   for (const f of fixes) {
     if (f.time < from || f.time >= to || !stations.includes(f.stationId)) continue;
-    const b = Math.floor((f.time - from) / bucketMs);
+    // Buckets are aligned to multiples of their length (window.ts).
+    const b = Math.floor(f.time / bucketMs);
     const had = best.get(b);
     if (!had || f.time > had.time) best.set(b, f);
   }

@@ -128,7 +128,11 @@ export function decodeBuckets(engine: Engine, rows: readonly unknown[]): TrackPo
   return points.sort((a, b) => a.time - b.time);
 }
 
-/** The statement of lastPerBucket (its answer read by decodeBuckets); exported for the benchmark's bare-query baseline. */
+/**
+ * The statement of lastPerBucket (its answer read by decodeBuckets); exported for the
+ * benchmark's bare-query baseline. Bucket edges are multiples of the length (window.ts
+ * bucketCount); the first and last bucket are cut by the window's ends.
+ */
 export function bucketQuery(engine: Engine, q: BucketQuery): CompiledQuery<unknown> {
   if (engine === "postgres") {
     // The buckets come back packed into one bytea (PACKED_BYTES per fix, big-endian; NaN and -1
@@ -138,10 +142,10 @@ export function bucketQuery(engine: Engine, q: BucketQuery): CompiledQuery<unkno
       `SELECT string_agg(int8send(p."time") || int4send(p.station_id) || float8send(p.lat) || float8send(p.lon)
          || float4send(coalesce(p.sog, 'NaN'::real)) || float4send(coalesce(p.cog, 'NaN'::real))
          || int2send(coalesce(p.nav_status, -1::smallint)), ''::bytea ORDER BY p."time") AS b
-       FROM generate_series($2::int8, $3::int8 - 1, $4::int8) AS b(s)
+       FROM generate_series($2::int8 - $2::int8 % $4::int8, $3::int8 - 1, $4::int8) AS b(s)
        CROSS JOIN LATERAL (
          SELECT "time", station_id, lat, lon, sog, cog, nav_status FROM positions
-         WHERE mmsi = $1 AND "time" >= b.s AND "time" < LEAST(b.s + $4, $3) AND station_id = ANY($5::int4[])
+         WHERE mmsi = $1 AND "time" >= GREATEST(b.s, $2) AND "time" < LEAST(b.s + $4, $3) AND station_id = ANY($5::int4[])
          ORDER BY "time" DESC LIMIT 1
        ) p`,
       [q.mmsi, q.from, q.to, q.bucketMs, [...q.stationIds]],
@@ -157,10 +161,10 @@ export function bucketQuery(engine: Engine, q: BucketQuery): CompiledQuery<unkno
   });
   const inStations = `IN (${stations.join(",")})`;
   return CompiledQuery.raw(
-    `WITH RECURSIVE b(s) AS (SELECT ?2 UNION ALL SELECT s + ?4 FROM b WHERE s + ?4 < ?3),
+    `WITH RECURSIVE b(s, e) AS (SELECT ?2, min((CAST(?2 / ?4 AS INTEGER) + 1) * ?4, ?3) UNION ALL SELECT e, min(e + ?4, ?3) FROM b WHERE e < ?3),
      t(tm) AS MATERIALIZED (
        SELECT (SELECT q."time" FROM positions q
-               WHERE q.mmsi = ?1 AND q."time" >= b.s AND q."time" < min(b.s + ?4, ?3)
+               WHERE q.mmsi = ?1 AND q."time" >= b.s AND q."time" < b.e
                  AND q.station_id ${inStations}
                ORDER BY q."time" DESC LIMIT 1)
        FROM b)

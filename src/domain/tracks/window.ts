@@ -88,13 +88,25 @@ export function checkHistory(window: TrackWindow, now: number, historyDays: numb
 const NICE_BUCKETS_S = [1, 2, 5, 10, 15, 20, 30, 60, 120, 180, 300, 600, 900, 1800, 3600];
 
 /**
- * The bucket of a window: the shortest "nice" length that keeps the number of buckets at
- * or under MAX_POINTS. Buckets start at the window's start, so their count is exact.
+ * Buckets of a window at length `bucketMs`. Bucket edges are multiples of the length since
+ * the epoch (UTC), so a bucket covers the same span in every request and in every window
+ * that contains it (and a whole minute of fixes, whenever the length is whole minutes); the
+ * first and the last bucket may be cut by the window's ends.
  */
+export function bucketCount(window: TrackWindow, bucketMs: number): number {
+  return Math.ceil(window.to / bucketMs) - Math.floor(window.from / bucketMs);
+}
+
+/** The bucket a time falls in: its start divided by the length. */
+export function bucketIndex(time: number, bucketMs: number): number {
+  return Math.floor(time / bucketMs);
+}
+
+/** The bucket length of a window: the shortest "nice" one that keeps the buckets at or under MAX_POINTS. */
 export function bucketMsFor(window: TrackWindow): number {
-  const span = window.to - window.from;
-  for (const s of NICE_BUCKETS_S) if (Math.ceil(span / (s * 1000)) <= MAX_POINTS) return s * 1000;
-  return Math.ceil(span / MAX_POINTS / 1000) * 1000;
+  for (const s of NICE_BUCKETS_S) if (bucketCount(window, s * 1000) <= MAX_POINTS) return s * 1000;
+  // Not reached for windows of at most 7 days (an hour gives at most 169); one bucket is kept spare for the cut ends.
+  return Math.ceil((window.to - window.from) / (MAX_POINTS - 1) / 1000) * 1000;
 }
 
 /** Where the archive ends at `now`: positions before it are archived (or on their way there). */
