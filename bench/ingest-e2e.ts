@@ -15,12 +15,10 @@
 // fast as the worker can send; losses (kernel drops) are counted from the datagrams
 // received and the fixes stored.
 
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import pg from "pg";
 
 interface Job {
   kind: "tcp" | "udp";
@@ -116,6 +114,7 @@ async function main() {
   const { encodePositionA, toSentences } = await import("../src/domain/ais/encode.ts");
   const { parseConfig } = await import("../src/config.ts");
   const { createService, PROJECT_ROOT } = await import("../src/main.ts");
+  const { scratchDatabase } = await import("./scratch-database.ts");
   const total = Number(arg("positions", "200000"));
   const udpLines = Number(arg("udp-lines", "10"));
   const udpRate = Number(arg("udp-rate", "40000"));
@@ -149,20 +148,9 @@ async function main() {
     let dropDb: (() => Promise<void>) | null = null;
     const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent" };
     if (engine.url) {
-      const name = `mds_bench_${randomBytes(4).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: engine.url });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const u = new URL(engine.url);
-      u.pathname = `/${name}`;
-      env.DATABASE_URL = u.toString();
-      dropDb = async () => {
-        const c = new pg.Client({ connectionString: engine.url });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      };
+      const scratch = await scratchDatabase(engine.url);
+      env.DATABASE_URL = scratch.url;
+      dropDb = scratch.drop;
     }
     const service = await createService(parseConfig(env, PROJECT_ROOT));
     const { tcpPort, udpPort } = await service.ingest.listen({ host: "127.0.0.1", tcpPort: 0, udpPort: 0 });

@@ -22,6 +22,7 @@ import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
 import { importSanctions } from "../src/adapters/importers/sanctions-import.ts";
 import { parseConfig } from "../src/config.ts";
 import { createService, PROJECT_ROOT } from "../src/main.ts";
+import { percentile } from "./percentile.ts";
 
 const perRound = Number(process.argv[2] ?? 300);
 const rounds = Number(process.argv[3] ?? 5);
@@ -123,13 +124,12 @@ try {
   }
   await sdkClient.close();
 
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const rows = variants.map(([name], i) => {
     const xs = times[i]!;
     const b = times[baselineOf(i)]!;
-    const ratio = i === baselineOf(i) ? "1.00 (baseline)" : `${(pct(xs, 50) / pct(b, 50)).toFixed(2)} / ${(mean(xs) / mean(b)).toFixed(2)}`;
-    return `| ${name} | ${pct(xs, 50).toFixed(2)} | ${pct(xs, 90).toFixed(2)} | ${pct(xs, 99).toFixed(2)} | ${mean(xs).toFixed(2)} | ${ratio} | ${xs.length} |`;
+    const ratio = i === baselineOf(i) ? "1.00 (baseline)" : `${(percentile(xs, 50) / percentile(b, 50)).toFixed(2)} / ${(mean(xs) / mean(b)).toFixed(2)}`;
+    return `| ${name} | ${percentile(xs, 50).toFixed(2)} | ${percentile(xs, 90).toFixed(2)} | ${percentile(xs, 99).toFixed(2)} | ${mean(xs).toFixed(2)} | ${ratio} | ${xs.length} |`;
   });
   console.warn(`${rounds} rounds of ${perRound} sequential requests per variant over loopback HTTP, times in ms`);
   process.stdout.write(["| request | p50 ms | p90 ms | p99 ms | mean ms | vs REST (p50 / mean) | requests |", "|---|---|---|---|---|---|---|", ...rows].join("\n") + "\n");

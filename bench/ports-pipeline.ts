@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { percentile } from "./percentile.ts";
 
 const seconds = Number(process.argv[2] ?? 10);
 const rounds = Number(process.argv[3] ?? 3);
@@ -52,7 +53,7 @@ async function load(url: string, keys: string[] | null): Promise<Round> {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => percentile(xs, 50);
 
 const engines = process.env.DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
 const lines: string[] = [];

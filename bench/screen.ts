@@ -11,7 +11,6 @@
  * the machine's load hits them alike. SQLite always, PostgreSQL too when DATABASE_URL is set.
  * The lists are the real samples of test/fixtures/sanctions (OFAC 851, UK 632, EU 674 vessels).
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,8 +18,9 @@ import { importSanctions, importSanctionsFiles } from "../src/adapters/importers
 import { parseConfig } from "../src/config.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
-import pg from "pg";
 import { reassembleUkCsv } from "../test/adapters/importers/sanctions/helpers.ts";
+import { percentile } from "./percentile.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const perRound = Number(process.argv[2] ?? 500);
 const rounds = Number(process.argv[3] ?? 5);
@@ -51,21 +51,6 @@ async function screenIds(service: Service): Promise<string> {
   return [...listed, ...unlisted, ...mmsis.map((m) => `mmsi-${String(m).padStart(9, "0")}`)].join(",");
 }
 
-async function scratchDatabase(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `mds_bench_${randomBytes(6).toString("hex")}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-screen-"));

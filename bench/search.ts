@@ -13,37 +13,22 @@
  * the queries taking turns. SQLite always, PostgreSQL too when DATABASE_URL is set (a
  * scratch database, dropped at the end).
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { importDataset } from "../src/adapters/importers/datasets.ts";
 import { parseConfig } from "../src/config.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { normalizeName } from "../src/domain/vessels/names.ts";
 import { createService, PROJECT_ROOT } from "../src/main.ts";
 import type { FleetImport } from "../src/ports/vessels.ts";
+import { percentile } from "./percentile.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const perQuery = Number(process.argv[2] ?? 50);
 const rounds = Number(process.argv[3] ?? 4);
 const GENERATED = 100_000;
 
-async function scratchDatabase(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `mds_bench_${randomBytes(6).toString("hex")}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 /** 100,000 distinct names from maritime words and made-up ones (a fixed seed: every run the same). */
 function generatedFleet(): FleetImport[] {

@@ -15,16 +15,16 @@
  * Requests run one at a time, the cases taking turns. SQLite always, PostgreSQL too
  * when DATABASE_URL is set (a scratch database, dropped at the end).
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import pg from "pg";
 import { parseConfig } from "../src/config.ts";
 import { bucketMsFor } from "../src/domain/tracks/window.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
 import type { PositionFix } from "../src/ports/positions.ts";
+import { percentile } from "./percentile.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const perRound = Number(process.argv[2] ?? 100);
 const rounds = Number(process.argv[3] ?? 5);
@@ -33,21 +33,6 @@ const DAY = 86_400_000;
 const MMSI = 244_660_001;
 const IMO = 9_074_729;
 
-async function scratchDatabase(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `mds_bench_${randomBytes(6).toString("hex")}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await run(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function write(service: Service, fixes: PositionFix[]): Promise<void> {
   for (let at = 0; at < fixes.length; at += 5_000) {

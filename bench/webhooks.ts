@@ -17,7 +17,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { Agent, request } from "undici";
 import { DeliveryTransport } from "../src/adapters/webhooks/http-client.ts";
 import { deliveryHeaders, DeliveryWorker } from "../src/adapters/webhooks/worker.ts";
@@ -27,6 +26,8 @@ import { SqlAccountStore } from "../src/adapters/storage/accounts-store.ts";
 import { systemClock } from "../src/ports/clock.ts";
 import type { ClaimedDelivery, NewAlert } from "../src/ports/webhooks.ts";
 import { mapResolver, policyAllowing, startReceiver, testPki } from "../test/webhooks/helpers.ts";
+import { percentile } from "./percentile.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const N = Number(process.argv[2] ?? 5000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -111,36 +112,17 @@ async function worker(location: StoreLocation, transport: DeliveryTransport, rou
   }
 }
 
-async function freshPostgres(admin: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `mds_bench_${randomBytes(5).toString("hex")}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
-  };
-}
-
 const pki = testPki();
 const receiver = await startReceiver(ADDRESS);
 const transport = new DeliveryTransport({ resolver: mapResolver({ "hooks.example.test": ADDRESS }), policy: policyAllowing(`${ADDRESS}/32`), ca: pki.ca });
 const dir = mkdtempSync(join(tmpdir(), "mds-bench-webhooks-"));
 const engines: { name: string; location: StoreLocation; drop?: () => Promise<void> }[] = [{ name: "sqlite", location: { engine: "sqlite", file: join(dir, "mds.sqlite") } }];
 if (process.env.DATABASE_URL) {
-  const db = await freshPostgres(process.env.DATABASE_URL);
+  const db = await scratchDatabase(process.env.DATABASE_URL);
   engines.push({ name: "postgres", location: { engine: "postgres", url: db.url }, drop: db.drop });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => percentile(xs, 50);
 const rows: string[] = [];
 const base: number[] = [];
 const client: number[] = [];

@@ -3,7 +3,7 @@ import type pg from "pg";
 import { bucketCount } from "../../domain/tracks/window.ts";
 import type { BucketQuery, TrackPoint, TrackStore } from "../../ports/tracks.ts";
 import type { Engine } from "./database.ts";
-import type { Database } from "./schema.ts";
+import type { Database, PositionsTable } from "./schema.ts";
 
 /** PostgreSQL: tracks of this many buckets or more are read in two halves at once (see lastPerBucket). */
 const SPLIT_FROM_BUCKETS = 200;
@@ -13,15 +13,7 @@ export interface StoredFix extends TrackPoint {
   mmsi: number;
 }
 
-interface PointRow {
-  time: number;
-  station_id: number;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  cog: number | null;
-  nav_status: number | null;
-}
+type PointRow = Pick<PositionsTable, "time" | "station_id" | "lat" | "lon" | "sog" | "cog" | "nav_status">;
 
 const toPoint = (r: PointRow): TrackPoint => ({
   time: Number(r.time),
