@@ -78,6 +78,9 @@ const REQUESTS: Sent[] = [
   legacy("2026 headers on a 2025 call", call("get_port", { unlocode: "NLRTM" }), false, { "mcp-method": "tools/call", "mcp-name": "get_port" }),
 ];
 
+/** The tools as the endpoint builds them, for asking directToolCall which path a request takes. */
+const tools = new Map(buildToolSpecs(OPERATIONS).map((s) => [s.name, s]));
+
 /** Request ids and the two sides' key ids differ (also inside the text content); everything else must not. */
 const normalized = (text: string) =>
   text
@@ -111,7 +114,6 @@ describe("plain tool calls answered directly, the same as the SDK answers them",
 
   for (const r of REQUESTS) {
     it(`${r.name}: ${r.direct ? "answered directly" : "left to the SDK"}, same answer`, async () => {
-      const tools = new Map(buildToolSpecs(OPERATIONS).map((s) => [s.name, s]));
       const headers = Object.fromEntries(Object.entries(r.headers).filter(([, v]) => v !== ""));
       assert.equal(directToolCall("POST", headers, r.body, tools, MAX_TOOL_INPUT_ELEMENTS) !== null, r.direct);
 
@@ -125,7 +127,6 @@ describe("plain tool calls answered directly, the same as the SDK answers them",
   }
 
   it("garbage bodies are left to the SDK", () => {
-    const tools = new Map(buildToolSpecs(OPERATIONS).map((s) => [s.name, s]));
     const headers = { "content-type": "application/json", accept: JSON_AND_SSE };
     for (const body of [undefined, null, 1, "x", [], [call("get_port", {})], {}, { jsonrpc: "1.0", id: 1, method: "tools/call", params: { name: "get_port" } }, { jsonrpc: "2.0", id: 1.5, method: "tools/call", params: { name: "get_port" } }, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: "get_port" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: 5 } }]) {
       assert.equal(directToolCall("POST", headers, body, tools, MAX_TOOL_INPUT_ELEMENTS), null, JSON.stringify(body));
