@@ -41,8 +41,23 @@ const ingestPort = z.string().transform((v, ctx): number | null => {
   return Number(v);
 });
 
+/**
+ * A whole number in a range, written out as the rule: z.coerce.number() would turn "abc"
+ * into NaN and report zod's "expected number, received NaN" instead.
+ */
+const wholeNumber = (min: number, max: number, rule: string) =>
+  z.string().transform((v, ctx): number => {
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      ctx.addIssue({ code: "custom", message: rule });
+      return z.NEVER;
+    }
+    return Number(v);
+  });
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int("must be a whole number").min(0).max(65535, "must be 0..65535").default(8080),
+  PORT: wholeNumber(0, 65535, "must be a whole number from 0 to 65535").default(8080),
   HOST: z.string().min(1).default("127.0.0.1"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
@@ -50,10 +65,10 @@ const EnvSchema = z.object({
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
   BASE_URL: url(["http:", "https:"]).optional(),
   SOURCES_FILE: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"),
   INGEST_TCP_PORT: ingestPort.default(5631),
   INGEST_UDP_PORT: ingestPort.default(5632),
-  SANCTIONS_REFRESH_MINUTES: z.coerce.number().int("must be a whole number").min(1, "must be at least 1; leave unset to turn the refresh off").optional(),
+  SANCTIONS_REFRESH_MINUTES: wholeNumber(1, Number.MAX_SAFE_INTEGER, "must be a whole number of at least 1; leave unset to turn the refresh off").optional(),
   SANCTIONS_SOURCES: sanctionsSources.optional(),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
@@ -84,10 +99,11 @@ export interface Config {
   mcpAllowedOrigins: string[];
 }
 
+/** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
 export class ConfigError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super(problems.join("; "));
     this.name = "ConfigError";
     this.problems = problems;
   }
@@ -98,7 +114,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`));
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}, got ${JSON.stringify(cleaned[String(i.path[0])])}`));
   }
   const e = parsed.data;
   return {

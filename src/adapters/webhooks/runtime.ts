@@ -1,16 +1,14 @@
-import { readFileSync } from "node:fs";
-import type { FastifyInstance } from "fastify";
 import { testEventBody, TEST_EVENT_TYPE } from "../../domain/alerts/payload.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { Services } from "../../operations/services.ts";
 import type { AlertsRuntime } from "../../ports/alerts.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { TestSendResult, WebhookDispatch, WebhookStore } from "../../ports/webhooks.ts";
-import type { Ingest } from "../ingest/index.ts";
+import type { PositionFix } from "../../ports/positions.ts";
 import { DeliveryTransport, type TransportOptions } from "./http-client.ts";
 import { SanctionsAlerts } from "./sanctions-alerts.ts";
 import { DeliveryWorker, USER_AGENT_PRODUCT, type WorkerOptions } from "./worker.ts";
-import { ZoneAlerts } from "./zone-alerts.ts";
+import { ZoneAlerts, type ZoneAlertsDeps } from "./zone-alerts.ts";
 
 export interface WebhooksOptions {
   /** Seams of the HTTP client: resolver, address policy, trust anchors, deadline. Production uses the defaults. */
@@ -67,27 +65,30 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
     });
   }
 
-  /** Hooks the zone evaluator into ingest and the docs page into the app. */
-  attach(services: Services, ingest: Ingest, app: FastifyInstance, docsPath: string): void {
+  /**
+   * Builds the zone evaluator and the sanctions reader over the stores. The composition
+   * root feeds it positions (`onPositions`) and serves the docs page; this runtime
+   * reaches into neither the ingest pipeline nor the HTTP app.
+   */
+  connectAlerts(services: Services, stationById: ZoneAlertsDeps["station"]): void {
     const common = { alerts: services.alerts, webhooks: this.#store, accounts: services.accounts, sources: services.sources, clock: this.#clock, baseUrl: this.#baseUrl, onEmitted: () => this.wake() };
     this.zones = new ZoneAlerts({
       ...common,
       positions: services.positions,
-      station: (id) => ingest.directory.byId(id),
+      station: stationById,
       onError: (err) => this.#log?.error({ err }, "zone alerts: a batch could not be evaluated"),
     });
     this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions });
-    ingest.pipeline.onPositions = (fixes) => {
-      // The hook runs inside the pipeline's write; nothing thrown here may look like a failed write.
-      try {
-        this.zones!.onPositions(fixes);
-      } catch (err) {
-        this.#log?.error({ err }, "zone alerts: a batch could not be queued");
-      }
-    };
     void this.zones.load().catch((err: unknown) => this.#log?.error({ err }, "zone alerts: zones could not be loaded"));
-    const text = readFileSync(docsPath, "utf8");
-    app.get("/docs/webhooks", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(text));
+  }
+
+  /** Positions just written by ingest. It runs inside the pipeline's write: nothing thrown here may look like a failed write. */
+  onPositions(fixes: readonly PositionFix[]): void {
+    try {
+      this.zones?.onPositions(fixes);
+    } catch (err) {
+      this.#log?.error({ err }, "zone alerts: a batch could not be queued");
+    }
   }
 
   /** `serve`: the delivery worker and the sanctions reader run in the background. */

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../adapters/http/app.ts";
+import { registerIngestRoute } from "../adapters/http/ingest-route.ts";
+import { mcpHostPolicy, registerMcp } from "../adapters/mcp/http.ts";
+import { OPERATIONS } from "../operations/registry.ts";
+import { ReadinessGate } from "./readiness-gate.ts";
+import type { ServiceCore } from "./services.ts";
+
+export interface Server {
+  app: FastifyInstance;
+  /** Closed (503 on /api and /mcp) until `open()`; built open unless asked otherwise. */
+  gate: ReadinessGate;
+}
+
+/**
+ * The HTTP face over opened services: REST, MCP, station ingest over HTTP and the docs
+ * pages, on one Fastify app that is built but not listening.
+ */
+export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean }): Server {
+  const { config, pipeline, ingest } = core;
+  const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(options.projectRoot, "docs/errors.md"), metricRegistries: [ingest.metrics.registry] });
+  const gate = new ReadinessGate(options.ready ?? true);
+  gate.register(app, config.baseUrl);
+  registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
+  const mcpHosts = mcpHostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
+  registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins });
+  const webhooksDoc = readFileSync(join(options.projectRoot, "docs/webhooks.md"), "utf8");
+  app.get("/docs/webhooks", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(webhooksDoc));
+  return { app, gate };
+}
+
+/** Which setting a port belongs to, so a bind failure names what the operator changes. */
+export type PortSetting = "PORT" | "INGEST_TCP_PORT" | "INGEST_UDP_PORT";
+
+/** A port could not be bound; nothing else was started. */
+export class BindError extends Error {
+  readonly setting: PortSetting;
+  constructor(setting: PortSetting, host: string, port: number, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code === "EADDRINUSE" ? "is already in use" : code === "EACCES" ? "needs privileges this process lacks" : `cannot be bound (${code ?? String(cause)})`;
+    super(`${setting}: ${host}:${port} ${why}; set ${setting} to a free port${setting === "PORT" ? "" : " or off"}`, { cause });
+    this.name = "BindError";
+    this.setting = setting;
+  }
+}
+
+export interface BoundPorts {
+  address: string;
+  tcpPort: number | null;
+  udpPort: number | null;
+}
+
+/** Binds HTTP, then the station listeners; a failure names its setting, and the caller closes what was bound. */
+export async function bindPorts(core: ServiceCore, server: Server): Promise<BoundPorts> {
+  const { host, port, ingestTcpPort, ingestUdpPort } = core.config;
+  let address: string;
+  try {
+    address = await server.app.listen({ port, host });
+  } catch (e) {
+    throw new BindError("PORT", host, port, e);
+  }
+  try {
+    if (ingestTcpPort !== null) await core.ingest.listen({ host, tcpPort: ingestTcpPort, udpPort: null });
+  } catch (e) {
+    throw new BindError("INGEST_TCP_PORT", host, ingestTcpPort!, e);
+  }
+  try {
+    if (ingestUdpPort !== null) await core.ingest.listen({ host, tcpPort: null, udpPort: ingestUdpPort });
+  } catch (e) {
+    throw new BindError("INGEST_UDP_PORT", host, ingestUdpPort!, e);
+  }
+  return { address, tcpPort: core.ingest.tcp?.port ?? null, udpPort: core.ingest.udp?.port ?? null };
+}
