@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { hashSecret, newSecret } from "../../domain/secrets.ts";
-import type { Service } from "../../main.ts";
+import type { ServiceCore as Service } from "../../compose/services.ts";
 import { stationHealth, type StationHealth } from "../../operations/me.stations.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { LineSplitter } from "./lines.ts";
@@ -73,8 +73,9 @@ export async function ingestStream(service: Service, stationId: number, input: R
   return sum;
 }
 
-export function openInput(file: string | undefined): Readable {
-  if (file === undefined || file === "-") return process.stdin;
+/** The file (gunzipped when `.gz`), or `stdin` for none or `-`. */
+export function openInput(file: string | undefined, stdin: Readable): Readable {
+  if (file === undefined || file === "-") return stdin;
   const stream = createReadStream(file);
   return file.endsWith(".gz") ? stream.pipe(createGunzip()) : stream;
 }

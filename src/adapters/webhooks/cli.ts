@@ -91,7 +91,7 @@ export async function runAccountCommand(services: Services, argv: string[], writ
   });
   const [resource, verb, id] = positionals;
   const spec = COMMANDS[`${resource} ${verb}`];
-  if (!spec) throw new AccountCommandError(`unknown command: ${positionals.join(" ")}\n${ACCOUNT_USAGE}`);
+  if (!spec) throw new AccountCommandError(`unknown command: ${positionals.join(" ")}; see mds --help`);
   if (!values.account) throw new AccountCommandError(`${resource} ${verb} needs --account <id>`);
   if (spec.id && !id) throw new AccountCommandError(`${resource} ${verb} needs the id`);
   const account = await services.accounts.getAccount(values.account);

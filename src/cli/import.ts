@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { DATASETS, importDataset } from "../adapters/importers/datasets.ts";
+import { runSanctionsImportCommand } from "../adapters/importers/sanctions-import.ts";
+import type { ServiceCore } from "../compose/services.ts";
+import type { Service } from "../main.ts";
+import { parseCommandArgs, str } from "./arguments.ts";
+import { CliError } from "./cli-error.ts";
+import { withServices } from "./context.ts";
+import type { CliIo } from "./io.ts";
+
+const KNOWN = `${Object.keys(DATASETS).join(", ")}, all or sanctions`;
+
+/** A local path that is not there is named before anything is opened; URLs are read by the importer. */
+function requireFile(what: string, pathOrUrl: string): void {
+  if (/^https?:\/\//i.test(pathOrUrl)) return;
+  if (!existsSync(pathOrUrl)) throw new CliError(`${what}: ${pathOrUrl}: no such file or directory`);
+}
+
+/**
+ * The importers are typed on the whole Service but read only its stores (`datasets`,
+ * `services`); a command that imports a file does not build the HTTP app for that.
+ */
+const importTarget = (core: ServiceCore): Service => core as Service;
+
+/** `mds import <dataset|all> [file|url]` and `mds import sanctions ...`; returns the exit code. */
+export async function importCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, rest } = parseCommandArgs("import", argv, { all: { type: "boolean", default: false }, "as-of": { type: "string" }, "max-delisted-share": { type: "string" } });
+  const [dataset, file, extra] = rest;
+  if (!dataset) throw new CliError(`import needs a dataset: ${KNOWN}`);
+  if (dataset === "sanctions") {
+    for (const path of rest.slice(2)) requireFile(`import sanctions ${rest[1]}`, path);
+    const cmd = { args: rest.slice(1), all: values.all === true, asOf: str(values, "as-of"), maxDelistedShare: str(values, "max-delisted-share") };
+    return withServices(io, async (s) => ((await runSanctionsImportCommand(s.services, { ...cmd, configured: s.config.sanctionsSources }, io.err)) ? 0 : 1));
+  }
+  if (values.all || values["as-of"] !== undefined || values["max-delisted-share"] !== undefined) throw new CliError("--all, --as-of and --max-delisted-share belong to import sanctions");
+  if (dataset !== "all" && !(dataset in DATASETS)) throw new CliError(`import ${dataset}: unknown dataset; known: ${KNOWN}`);
+  if (dataset === "all" && file) throw new CliError("import all takes no file: name one dataset to import a file");
+  if (extra !== undefined) throw new CliError(`import ${dataset} takes one file or URL, got ${rest.length - 1}`);
+  if (file) requireFile(`import ${dataset}`, file);
+  const ids = dataset === "all" ? Object.keys(DATASETS) : [dataset];
+  await withServices(io, async (s) => {
+    for (const id of ids) {
+      const r = await importDataset(importTarget(s), id, file, { progress: io.stderrIsTTY });
+      io.err(`${id}: ${r.rows} rows from ${r.origin}`);
+    }
+  });
+  return 0;
+}

@@ -1,0 +1,80 @@
+import { importMissingDatasets } from "../adapters/importers/datasets.ts";
+import { DEMO_ACCOUNT, setupDemo, startDemoSimulator } from "../adapters/ingest/cli.ts";
+import { VesselMaintenance } from "../adapters/archive/maintenance.ts";
+import { SanctionsRefresher } from "../adapters/sanctions-refresh.ts";
+import { bindPorts, buildServer } from "../compose/server.ts";
+import { openServices, type ServiceCore } from "../compose/services.ts";
+import { DATASETS_DIR, PROJECT_ROOT, type Service } from "../main.ts";
+import { parseCommandArgs } from "./arguments.ts";
+import { loadConfig } from "./context.ts";
+import type { CliIo } from "./io.ts";
+import { untilSignal } from "./signals.ts";
+
+/**
+ * `mds serve [--demo]`. The ports are bound first, so a busy one fails at once with one
+ * line and nothing imported; then the bundled data missing from the store is imported
+ * while the server answers (503 with Retry-After on /api and /mcp until it is done;
+ * health, metrics, docs and station ingest answer at once). Background work (webhook
+ * delivery, sanctions refresh, registry maintenance) starts once the data is in.
+ * Resolves once listening; the process then runs until SIGINT or SIGTERM.
+ */
+export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
+  const { values } = parseCommandArgs("serve", argv, { demo: { type: "boolean", default: false } });
+  const config = loadConfig(io);
+  const core = await openServices(config);
+  const server = buildServer(core, { projectRoot: PROJECT_ROOT, ready: false });
+  const log = server.app.log;
+  let ports: Awaited<ReturnType<typeof bindPorts>>;
+  try {
+    ports = await bindPorts(core, server);
+  } catch (e) {
+    await server.app.close();
+    await core.close();
+    throw e;
+  }
+  const service: Service = { ...core, app: server.app };
+  const demoSetup = values.demo ? await setupDemo(core) : null;
+  const base = config.baseUrl ?? ports.address;
+  io.out(`maritime-data-service listening on ${base}`);
+  io.out(`station ingest: tcp ${ports.tcpPort ?? "off"}, udp ${ports.udpPort ?? "off"}, http POST ${base}/ingest/nmea`);
+  io.out(`mcp: ${base}/mcp (Authorization: Bearer <API_KEY>)`);
+  if (demoSetup) {
+    io.out(`sandbox key: ${demoSetup.sandboxKey}`);
+    io.out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
+    io.out(`demo pro key: ${demoSetup.proKey} (account ${DEMO_ACCOUNT}, station ${demoSetup.station.id} fed by the built-in simulator)`);
+    io.out(`try: curl -H "Authorization: Bearer ${demoSetup.proKey}" "${base}/api/v1/me/feed?maxAge=5"`);
+  }
+  const simulator = demoSetup ? startDemoSimulator(core, demoSetup, ports.tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
+  let background: { refresher: SanctionsRefresher | null; maintenance: VesselMaintenance } | null = null;
+  const stop = async () => {
+    await simulator?.stop();
+    await background?.refresher?.stop();
+    await background?.maintenance.stop();
+    await server.app.close();
+    await core.close();
+  };
+  untilSignal(stop);
+
+  void (async () => {
+    for (const r of await importMissingDatasets(service, { progress: io.stderrIsTTY })) log.info(`imported ${r.id}: ${r.rows} rows`);
+    server.gate.open();
+    log.info("ready: the bundled data is in; /api and /mcp answer");
+    background = startBackground(core, log);
+  })().catch(async (e: unknown) => {
+    io.err(`mds: importing the bundled data failed, stopping: ${e instanceof Error ? e.message : String(e)}`);
+    await stop().catch(() => undefined);
+    process.exit(1);
+  });
+}
+
+/** Webhook deliveries and sanctions alerts (zone alerts run on ingest already), the sanctions refresh and registry maintenance. */
+function startBackground(core: ServiceCore, log: Service["app"]["log"]) {
+  // Off unless SANCTIONS_REFRESH_MINUTES is set; the first round runs in the background.
+  const minutes = core.config.sanctionsRefreshMinutes;
+  const refresher = minutes ? new SanctionsRefresher(core.services, { minutes, sources: core.config.sanctionsSources, log }) : null;
+  void refresher?.start();
+  core.webhooks.start();
+  // Vessel registry refresh every minute, archive compaction every hour (first run after a minute).
+  const maintenance = new VesselMaintenance({ vessels: core.services.vessels, tracks: core.tracks, archive: core.archive, clock: core.services.clock, log });
+  return { refresher, maintenance };
+}

@@ -1,0 +1,27 @@
+import { DATASETS } from "../adapters/importers/datasets.ts";
+import { ACCOUNT_USAGE } from "../adapters/webhooks/cli.ts";
+import { PLAN_IDS } from "../domain/plans.ts";
+
+export const USAGE = `usage: mds <command> [options]
+
+  serve [--demo]                         serve the API (imports bundled data into an empty store)
+  migrate                                bring the store's schema up to date
+  import <dataset|all> [file|url]        import a dataset (${Object.keys(DATASETS).join(", ")})
+  import sanctions <list> [file|dir|url ...] [--as-of yyyy-mm-dd] [--max-delisted-share 0..1]
+  import sanctions --all                 re-import every list from its configured or official files
+  accounts create [--name N] [--plan P] [--json]
+  keys create --plan <tier> [--account <id>] [--name N] [--json]
+  keys revoke <key-id>
+  keys list --account <id> [--json]
+  stations create --account <id> --name <name> [--json]
+  stations list --account <id> [--json]  stations with their ingest counters
+  ingest --station <id> [file|-]         NMEA lines from a file (.gz too) or stdin, as that station's
+  simulate [--station <id> --secret <s>] [--target tcp://127.0.0.1:5631] [--vessels N]
+                                         a simulated station sending to a running service (tcp:, udp:, http:)
+  compact                                move positions older than 90 days to the archive (10-minute points) and link
+                                         new AIS identities and sanctions lists into the vessel registry (serve does both)
+${ACCOUNT_USAGE}
+
+plans: ${PLAN_IDS.join(", ")}
+environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
+  INGEST_TCP_PORT, INGEST_UDP_PORT`;
