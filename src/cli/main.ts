@@ -1,4 +1,4 @@
-import { ACCOUNT_COMMANDS } from "../adapters/webhooks/cli.ts";
+import { ACCOUNT_COMMANDS, isAccountCommand } from "../adapters/webhooks/cli.ts";
 import { accountOperation, accountsCreate } from "./accounts.ts";
 import { CliError, toCliError } from "./cli-error.ts";
 import { importCommand } from "./import.ts";
@@ -66,7 +66,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const [first, second] = commandWords(argv);
     if (first === undefined) throw new CliError(`no command given; commands: ${commandList()}; see mds --help`);
-    if ((ACCOUNT_COMMANDS as readonly string[]).includes(first)) return (await accountOperation(argv, io)) ?? 0;
+    if ((ACCOUNT_COMMANDS as readonly string[]).includes(first)) {
+      if (!isAccountCommand(first, second)) throw new CliError(`unknown command: ${first} ${second ?? "(no verb)"}; see mds --help for the ${first} commands`);
+      return (await accountOperation(argv, io)) ?? 0;
+    }
     const name = GROUPS.has(first) ? `${first} ${second ?? ""}`.trim() : first;
     const command = COMMANDS[name];
     if (!command) {

@@ -79,6 +79,7 @@ describe("the mds command line, in process", () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [["frobnicate"], {}, /^mds: unknown command: frobnicate; commands: /],
       [["keys", "frob"], {}, /^mds: unknown command: keys frob; /],
+      [["webhooks", "frob", "--account", "acc_x"], {}, /^mds: unknown command: webhooks frob; see mds --help for the webhooks commands$/],
       [["migrate", "--demo"], {}, /^mds: --demo: unknown option for "mds migrate"; it takes --json, --help$/],
       [["import", "ports", "/nonexistent/ports.csv"], {}, /^mds: import ports: \/nonexistent\/ports\.csv: no such file or directory$/],
       [["ingest", "--station", "1", "/nonexistent/log.nmea"], {}, /^mds: ingest: \/nonexistent\/log\.nmea: no such file or directory$/],

@@ -55,6 +55,11 @@ const COMMANDS: Record<string, Spec> = {
   "saved-searches delete": { op: "account.saved-searches.delete", id: true },
 };
 
+/** Whether `resource verb` is one of these commands (`webhooks create`). */
+export function isAccountCommand(resource: string, verb: string | undefined): boolean {
+  return `${resource} ${verb}` in COMMANDS;
+}
+
 function jsonArg(v: string | undefined): unknown {
   if (v === undefined) return undefined;
   const text = v.startsWith("@") ? readFileSync(v.slice(1), "utf8") : v;
