@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
 import { parseImo } from "../../domain/identifiers.ts";
-import { readSource, utf8 } from "./read-source.ts";
+import { readCsv } from "./csv-reader.ts";
+import { readSource } from "./read-source.ts";
 
 /**
  * EU MRV (THETIS-MRV) annual emission reports, one row per ship and reporting year,
@@ -151,43 +151,6 @@ function technicalEfficiency(value: string | undefined): {
   return { index, gCo2PerTNm: Number.isFinite(n) && n > 0 ? n : null };
 }
 
-function parseTable(bytes: Buffer): { header: string[]; rows: string[][] } {
-  if (!bytes || bytes.length === 0) throw new Error(`${DATASET}: input is empty`);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    throw new Error(`${DATASET}: input is still gzip-compressed (read it with readSource())`);
-  }
-  // Only the header line is decoded here; csv-parse reads the bytes itself, which
-  // saves decoding 14 MB to a string and re-encoding it.
-  const newline = bytes.indexOf(0x0a);
-  const firstLine = utf8(newline === -1 ? bytes : bytes.subarray(0, newline)).replace(/\r$/, "");
-  if (firstLine.includes("\u0000") || firstLine.includes("\uFFFD")) {
-    throw new Error(`${DATASET}: input is not UTF-8 CSV text (binary bytes in the header line)`);
-  }
-  let header: string[];
-  try {
-    header = (parse(firstLine) as string[][])[0] ?? [];
-  } catch (err) {
-    throw new Error(`${DATASET}: unreadable header line: ${(err as Error).message}`, { cause: err });
-  }
-  const names = new Set(header.map((h) => h.trim()));
-  const missing = REQUIRED_COLUMNS.filter((c) => !names.has(c));
-  if (missing.length > 0) {
-    const got = header.slice(0, 8).map((h) => JSON.stringify(h.slice(0, 40)));
-    throw new Error(
-      `${DATASET}: unexpected header, missing column(s) ${missing.slice(0, 6).join(", ")}${missing.length > 6 ? ` and ${missing.length - 6} more` : ""}; got ${got.join(", ")}${header.length > 8 ? ", …" : ""}`,
-    );
-  }
-  let rows: string[][];
-  try {
-    rows = parse(bytes, { bom: true, skip_empty_lines: true }) as string[][];
-  } catch (err) {
-    throw new Error(`${DATASET}: malformed CSV: ${(err as Error).message}`, { cause: err });
-  }
-  rows.shift();
-  if (rows.length === 0) throw new Error(`${DATASET}: no data rows after the header`);
-  return { header: header.map((h) => h.trim()), rows };
-}
-
 /**
  * Parses the EU MRV key-columns CSV. Rows without a checksum-valid IMO number, a
  * usable reporting year or a ship name are left out and counted in `rejected`.
@@ -200,7 +163,7 @@ function parseTable(bytes: Buffer): { header: string[]; rows: string[][] } {
  * `duplicate_imo_year`.
  */
 export function parseEmissions(bytes: Buffer): EmissionsParseResult {
-  const { header, rows } = parseTable(bytes);
+  const { header, rows } = readCsv(bytes, { label: DATASET, columns: REQUIRED_COLUMNS });
   const at = (name: string): number => header.indexOf(name);
   const col = {
     year: at("reporting_year"),
