@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { parseImo } from "../../domain/identifiers.ts";
 import { readCsv } from "./csv-reader.ts";
 import { readSource } from "./read-source.ts";
+import { countReason, imoOrRejection } from "./row-rejections.ts";
 
 /**
  * EU MRV (THETIS-MRV) annual emission reports, one row per ship and reporting year,
@@ -108,10 +108,6 @@ function hoursInYear(year: number): number {
   return (isLeapYear(year) ? 366 : 365) * 24;
 }
 
-function bump(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
-}
-
 /** Trimmed, with runs of blanks collapsed ("MSC  BRIANNA" occurs); null when blank. */
 function text(value: string | undefined): string | null {
   if (!value) return null;
@@ -191,25 +187,20 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
   const latestYear = new Date().getUTCFullYear() + 1;
 
   for (const row of rows) {
-    const rawImo = (row[col.imo] ?? "").trim();
-    if (rawImo === "") {
-      bump(rejected, "imo_missing");
-      continue;
-    }
-    const imo = parseImo(rawImo);
-    if (imo === null) {
-      bump(rejected, /^(IMO\s*)?\d{7}$/i.test(rawImo) ? "imo_check_digit" : "imo_malformed");
+    const imo = imoOrRejection((row[col.imo] ?? "").trim());
+    if (typeof imo === "string") {
+      countReason(rejected, imo);
       continue;
     }
     const yearRaw = (row[col.year] ?? "").trim();
     const year = /^\d{4}(\.0)?$/.test(yearRaw) ? Number.parseInt(yearRaw, 10) : Number.NaN;
     if (!(year >= 2018 && year <= latestYear)) {
-      bump(rejected, "year_invalid");
+      countReason(rejected, "year_invalid");
       continue;
     }
     const name = text(row[col.name]);
     if (name === null) {
-      bump(rejected, "name_missing");
+      countReason(rejected, "name_missing");
       continue;
     }
 
@@ -221,11 +212,11 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
         if (DECIMAL.test(raw)) {
           value = Number(raw);
           if (value < 0) {
-            bump(nulled, `${column}: negative`);
+            countReason(nulled, `${column}: negative`);
             value = null;
           }
         } else {
-          bump(nulled, `${column}: not a number`);
+          countReason(nulled, `${column}: not a number`);
         }
       }
       numbers[field] = value;
@@ -233,14 +224,14 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
     for (const field of ["timeAtSeaH", "timeAtSeaThroughIceH"] as const) {
       const v = numbers[field];
       if (v !== null && v > hoursInYear(year)) {
-        bump(nulled, `${NUMERIC_COLUMNS[field]}: more hours than the year has`);
+        countReason(nulled, `${NUMERIC_COLUMNS[field]}: more hours than the year has`);
         numbers[field] = null;
       }
     }
 
     const dates = [isoDate(row[col.docIssue]), isoDate(row[col.docExpiry])];
-    if (dates[0] === undefined) bump(nulled, "doc_issue_date: not a dd/mm/yyyy date");
-    if (dates[1] === undefined) bump(nulled, "doc_expiry_date: not a dd/mm/yyyy date");
+    if (dates[0] === undefined) countReason(nulled, "doc_issue_date: not a dd/mm/yyyy date");
+    if (dates[1] === undefined) countReason(nulled, "doc_expiry_date: not a dd/mm/yyyy date");
     const efficiency = technicalEfficiency(row[col.efficiency]);
 
     const record: EmissionRecord = {
@@ -264,7 +255,7 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
     const key = `${imo}:${year}`;
     const previous = byKey.get(key);
     if (previous) {
-      bump(rejected, "duplicate_imo_year");
+      countReason(rejected, "duplicate_imo_year");
       // ISO dates compare as strings; a report with no DoC never supersedes one with a DoC.
       if ((record.docIssueDate ?? "") < (previous.docIssueDate ?? "")) continue;
     }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { parseImo } from "../../domain/identifiers.ts";
 import { readCsv } from "./csv-reader.ts";
 import { readSource } from "./read-source.ts";
+import { countReason, imoOrRejection } from "./row-rejections.ts";
 
 /**
  * US DOT Maritime Administration (MARAD) "United States-Flag Privately-Owned Merchant
@@ -58,10 +58,6 @@ export type FleetParseResult = {
 type FlagField = "msp" | "visa" | "vta" | "jonesActEligible" | "militarilyUseful";
 const FLAG_FIELDS: FlagField[] = ["msp", "visa", "vta", "jonesActEligible", "militarilyUseful"];
 
-function bump(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
-}
-
 /** "110,693" or "30415" → number; blank → null; anything else → undefined. */
 function tons(value: string): number | null | undefined {
   if (value === "") return null;
@@ -96,30 +92,25 @@ export function parseMaradFleet(bytes: Buffer): FleetParseResult {
 
   for (const row of rows) {
     const field = (name: keyof typeof COLUMNS): string => (row[index[name]] ?? "").trim().replace(/\s+/g, " ");
-    const rawImo = field("imo");
-    if (rawImo === "") {
-      bump(rejected, "imo_missing");
-      continue;
-    }
-    const imo = parseImo(rawImo);
-    if (imo === null) {
-      bump(rejected, /^(IMO\s*)?\d{7}$/i.test(rawImo) ? "imo_check_digit" : "imo_malformed");
+    const imo = imoOrRejection(field("imo"));
+    if (typeof imo === "string") {
+      countReason(rejected, imo);
       continue;
     }
     const name = field("name");
     if (name === "") {
-      bump(rejected, "name_missing");
+      countReason(rejected, "name_missing");
       continue;
     }
     const grossTons = tons(field("grossTons"));
     const deadweightTons = tons(field("deadweightTons"));
     if (grossTons === undefined || deadweightTons === undefined) {
-      bump(rejected, "tonnage_not_a_number");
+      countReason(rejected, "tonnage_not_a_number");
       continue;
     }
     const yearRaw = field("yearBuilt");
     if (yearRaw !== "" && !/^(18|19|20)\d\d$/.test(yearRaw)) {
-      bump(rejected, "year_built_invalid");
+      countReason(rejected, "year_built_invalid");
       continue;
     }
     const flags = {} as Record<FlagField, boolean>;
@@ -130,11 +121,11 @@ export function parseMaradFleet(bytes: Buffer): FleetParseResult {
       else flags[f] = v;
     }
     if (!flagsOk) {
-      bump(rejected, "flag_not_y_or_n");
+      countReason(rejected, "flag_not_y_or_n");
       continue;
     }
     if (seen.has(imo)) {
-      bump(rejected, "duplicate_imo");
+      countReason(rejected, "duplicate_imo");
       continue;
     }
     seen.add(imo);
