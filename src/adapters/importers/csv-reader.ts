@@ -79,6 +79,12 @@ export function readCsv<C extends string>(bytes: Buffer, options: CsvReadOptions
   }
   const rows = implied ? records : records.slice(1);
   if (rows.length === 0) fail("no data rows after the header");
+  // Where rows may vary in length, a download cut off mid-row still parses; its last
+  // row is then shorter than the header (no bundled file has a short row at all).
+  const lastWidth = rows[rows.length - 1]!.length;
+  if (lastWidth < header.length) {
+    fail(`the last row has ${lastWidth} of the header's ${header.length} fields; the file looks truncated`);
+  }
   const column = Object.fromEntries(options.columns.map((c) => [c, keys.indexOf(key(c))])) as Record<C, number>;
   return { header, rows, column };
 }
