@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
-import { readSource, utf8 } from "./read-source.ts";
+import { readCsv } from "./csv-reader.ts";
+import { readSource } from "./read-source.ts";
 
 /**
  * IMF PortWatch chokepoints: 28 representative points (an export of the PortWatch
@@ -61,38 +61,11 @@ function fail(problem: string): never {
  * since 28 curated rows with a defect mean the export changed.
  */
 export function parseChokepoints(bytes: Buffer): ChokepointRecord[] {
-  if (!bytes || bytes.length === 0) fail("input is empty");
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) fail("input is still gzip-compressed (read it with readSource())");
-  const content = utf8(bytes);
-  const firstLine = content.split("\n", 1)[0]!.replace(/\r$/, "");
-  if (firstLine.includes("\u0000") || firstLine.includes("\uFFFD")) {
-    fail("input is not UTF-8 CSV text (binary bytes in the header line)");
-  }
-  let header: string[] = [];
-  try {
-    header = ((parse(firstLine) as string[][])[0] ?? []).map((h) => h.trim());
-  } catch (err) {
-    fail(`unreadable header line: ${(err as Error).message}`);
-  }
-  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) {
-    const got = header.slice(0, 12).map((h) => JSON.stringify(h.slice(0, 40)));
-    fail(`unexpected header, missing column(s) ${missing.join(", ")}; got ${got.join(", ")}`);
-  }
-  let rows: string[][] = [];
-  try {
-    rows = parse(content, { skip_empty_lines: true }) as string[][];
-  } catch (err) {
-    fail(`malformed CSV: ${(err as Error).message}`);
-  }
-  rows.shift();
-  if (rows.length === 0) fail("no data rows after the header");
-
-  const at = (name: (typeof REQUIRED_COLUMNS)[number]) => header.indexOf(name);
+  const { rows, column } = readCsv(bytes, { label: DATASET, columns: REQUIRED_COLUMNS });
   const seen = new Set<string>();
   const slugs = new Set<string>();
   return rows.map((row, i) => {
-    const field = (name: (typeof REQUIRED_COLUMNS)[number]): string => (row[at(name)] ?? "").trim();
+    const field = (name: (typeof REQUIRED_COLUMNS)[number]): string => (row[column[name]] ?? "").trim();
     const id = field("portid");
     const where = `data row ${i + 1} (portid ${JSON.stringify(id)})`;
     if (!/^chokepoint\d+$/.test(id)) fail(`${where}: portid is not of the form chokepointN`);

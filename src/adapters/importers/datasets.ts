@@ -6,7 +6,9 @@ import type { FlagRow, PortRow } from "../../ports/reference.ts";
 import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
 import { loadBundledFlags } from "./flags.ts";
 import { BUNDLED_MARAD_FLEET_FILE, loadBundledMaradFleet, parseMaradFleet } from "./marad-fleet.ts";
-import { BUNDLED_PORT_FILES, loadBundledPorts, type PortRecord, parsePorts } from "./ports.ts";
+import { BUNDLED_PORT_FILES, loadBundledPorts } from "./ports/bundled-ports.ts";
+import { parsePorts } from "./ports/parse-ports.ts";
+import type { PortRecord } from "./ports/port-record.ts";
 import { readSource } from "./read-source.ts";
 
 export interface ImportResult {

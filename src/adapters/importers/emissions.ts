@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
-import { parseImo } from "../../domain/identifiers.ts";
-import { readSource, utf8 } from "./read-source.ts";
+import { readCsv } from "./csv-reader.ts";
+import { readSource } from "./read-source.ts";
+import { countReason, imoOrRejection } from "./row-rejections.ts";
 
 /**
  * EU MRV (THETIS-MRV) annual emission reports, one row per ship and reporting year,
@@ -108,10 +108,6 @@ function hoursInYear(year: number): number {
   return (isLeapYear(year) ? 366 : 365) * 24;
 }
 
-function bump(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
-}
-
 /** Trimmed, with runs of blanks collapsed ("MSC  BRIANNA" occurs); null when blank. */
 function text(value: string | undefined): string | null {
   if (!value) return null;
@@ -151,43 +147,6 @@ function technicalEfficiency(value: string | undefined): {
   return { index, gCo2PerTNm: Number.isFinite(n) && n > 0 ? n : null };
 }
 
-function parseTable(bytes: Buffer): { header: string[]; rows: string[][] } {
-  if (!bytes || bytes.length === 0) throw new Error(`${DATASET}: input is empty`);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    throw new Error(`${DATASET}: input is still gzip-compressed (read it with readSource())`);
-  }
-  // Only the header line is decoded here; csv-parse reads the bytes itself, which
-  // saves decoding 14 MB to a string and re-encoding it.
-  const newline = bytes.indexOf(0x0a);
-  const firstLine = utf8(newline === -1 ? bytes : bytes.subarray(0, newline)).replace(/\r$/, "");
-  if (firstLine.includes("\u0000") || firstLine.includes("\uFFFD")) {
-    throw new Error(`${DATASET}: input is not UTF-8 CSV text (binary bytes in the header line)`);
-  }
-  let header: string[];
-  try {
-    header = (parse(firstLine) as string[][])[0] ?? [];
-  } catch (err) {
-    throw new Error(`${DATASET}: unreadable header line: ${(err as Error).message}`, { cause: err });
-  }
-  const names = new Set(header.map((h) => h.trim()));
-  const missing = REQUIRED_COLUMNS.filter((c) => !names.has(c));
-  if (missing.length > 0) {
-    const got = header.slice(0, 8).map((h) => JSON.stringify(h.slice(0, 40)));
-    throw new Error(
-      `${DATASET}: unexpected header, missing column(s) ${missing.slice(0, 6).join(", ")}${missing.length > 6 ? ` and ${missing.length - 6} more` : ""}; got ${got.join(", ")}${header.length > 8 ? ", …" : ""}`,
-    );
-  }
-  let rows: string[][];
-  try {
-    rows = parse(bytes, { bom: true, skip_empty_lines: true }) as string[][];
-  } catch (err) {
-    throw new Error(`${DATASET}: malformed CSV: ${(err as Error).message}`, { cause: err });
-  }
-  rows.shift();
-  if (rows.length === 0) throw new Error(`${DATASET}: no data rows after the header`);
-  return { header: header.map((h) => h.trim()), rows };
-}
-
 /**
  * Parses the EU MRV key-columns CSV. Rows without a checksum-valid IMO number, a
  * usable reporting year or a ship name are left out and counted in `rejected`.
@@ -200,7 +159,7 @@ function parseTable(bytes: Buffer): { header: string[]; rows: string[][] } {
  * `duplicate_imo_year`.
  */
 export function parseEmissions(bytes: Buffer): EmissionsParseResult {
-  const { header, rows } = parseTable(bytes);
+  const { header, rows } = readCsv(bytes, { label: DATASET, columns: REQUIRED_COLUMNS });
   const at = (name: string): number => header.indexOf(name);
   const col = {
     year: at("reporting_year"),
@@ -228,25 +187,20 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
   const latestYear = new Date().getUTCFullYear() + 1;
 
   for (const row of rows) {
-    const rawImo = (row[col.imo] ?? "").trim();
-    if (rawImo === "") {
-      bump(rejected, "imo_missing");
-      continue;
-    }
-    const imo = parseImo(rawImo);
-    if (imo === null) {
-      bump(rejected, /^(IMO\s*)?\d{7}$/i.test(rawImo) ? "imo_check_digit" : "imo_malformed");
+    const imo = imoOrRejection((row[col.imo] ?? "").trim());
+    if (typeof imo === "string") {
+      countReason(rejected, imo);
       continue;
     }
     const yearRaw = (row[col.year] ?? "").trim();
     const year = /^\d{4}(\.0)?$/.test(yearRaw) ? Number.parseInt(yearRaw, 10) : Number.NaN;
     if (!(year >= 2018 && year <= latestYear)) {
-      bump(rejected, "year_invalid");
+      countReason(rejected, "year_invalid");
       continue;
     }
     const name = text(row[col.name]);
     if (name === null) {
-      bump(rejected, "name_missing");
+      countReason(rejected, "name_missing");
       continue;
     }
 
@@ -258,11 +212,11 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
         if (DECIMAL.test(raw)) {
           value = Number(raw);
           if (value < 0) {
-            bump(nulled, `${column}: negative`);
+            countReason(nulled, `${column}: negative`);
             value = null;
           }
         } else {
-          bump(nulled, `${column}: not a number`);
+          countReason(nulled, `${column}: not a number`);
         }
       }
       numbers[field] = value;
@@ -270,14 +224,14 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
     for (const field of ["timeAtSeaH", "timeAtSeaThroughIceH"] as const) {
       const v = numbers[field];
       if (v !== null && v > hoursInYear(year)) {
-        bump(nulled, `${NUMERIC_COLUMNS[field]}: more hours than the year has`);
+        countReason(nulled, `${NUMERIC_COLUMNS[field]}: more hours than the year has`);
         numbers[field] = null;
       }
     }
 
     const dates = [isoDate(row[col.docIssue]), isoDate(row[col.docExpiry])];
-    if (dates[0] === undefined) bump(nulled, "doc_issue_date: not a dd/mm/yyyy date");
-    if (dates[1] === undefined) bump(nulled, "doc_expiry_date: not a dd/mm/yyyy date");
+    if (dates[0] === undefined) countReason(nulled, "doc_issue_date: not a dd/mm/yyyy date");
+    if (dates[1] === undefined) countReason(nulled, "doc_expiry_date: not a dd/mm/yyyy date");
     const efficiency = technicalEfficiency(row[col.efficiency]);
 
     const record: EmissionRecord = {
@@ -301,7 +255,7 @@ export function parseEmissions(bytes: Buffer): EmissionsParseResult {
     const key = `${imo}:${year}`;
     const previous = byKey.get(key);
     if (previous) {
-      bump(rejected, "duplicate_imo_year");
+      countReason(rejected, "duplicate_imo_year");
       // ISO dates compare as strings; a report with no DoC never supersedes one with a DoC.
       if ((record.docIssueDate ?? "") < (previous.docIssueDate ?? "")) continue;
     }

@@ -21,7 +21,7 @@
  *   left out: a 335 MMSI is not a Honduran station, whatever old tables said.
  */
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
+import { readCsv } from "./csv-reader.ts";
 import { readSource } from "./read-source.ts";
 
 export type MidAllocation = {
@@ -184,7 +184,7 @@ const ISO_COLUMNS = [
 
 function readIso(bytes: Buffer): { records: FlagRecord[]; names: Map<string, string> } {
   const label = "ISO 3166 country codes";
-  const { rows, col } = table(bytes, label, ISO_COLUMNS);
+  const { rows, column: col } = readCsv(bytes, { label, columns: ISO_COLUMNS, relaxColumnCount: true });
   const records: FlagRecord[] = [];
   // Every English name the table gives a code, normalised, to resolve ITU administration names.
   const names = new Map<string, string>();
@@ -252,7 +252,7 @@ function normalise(name: string): string {
 
 function readItu(bytes: Buffer): Array<{ mid: number; allocatedTo: string }> {
   const label = "ITU MID table";
-  const { rows, col } = table(bytes, label, ["MID", "Allocated_to"] as const);
+  const { rows, column: col } = readCsv(bytes, { label, columns: ["MID", "Allocated_to"], relaxColumnCount: true });
   const out: Array<{ mid: number; allocatedTo: string }> = [];
   for (const r of rows) {
     const mid = parseMid(get(r, col.MID));
@@ -267,7 +267,8 @@ type Mapped = { iso2: string; subdivision: string | null; name: string | null };
 
 function readMapping(bytes: Buffer, countries: Map<string, FlagRecord>): Map<number, Mapped> {
   const label = "MID to ISO 3166 mapping";
-  const { rows, col } = table(bytes, label, ["mid", "iso3166_alpha2", "iso3166_2_subdivision", "name"] as const);
+  const columns = ["mid", "iso3166_alpha2", "iso3166_2_subdivision", "name"] as const;
+  const { rows, column: col } = readCsv(bytes, { label, columns, relaxColumnCount: true });
   const out = new Map<number, Mapped>();
   for (const r of rows) {
     const mid = parseMid(get(r, col.mid));
@@ -288,14 +289,8 @@ function parseMid(value: string): number | null {
 
 function readFoc(bytes: Buffer): Map<string, FlagOfConvenienceEvent[]> {
   const label = "ITF flag-of-convenience events";
-  const { rows, col } = table(bytes, label, [
-    "registry",
-    "iso3166_alpha2",
-    "event",
-    "event_date",
-    "source_url",
-    "note",
-  ] as const);
+  const columns = ["registry", "iso3166_alpha2", "event", "event_date", "source_url", "note"] as const;
+  const { rows, column: col } = readCsv(bytes, { label, columns, relaxColumnCount: true });
   const out = new Map<string, FlagOfConvenienceEvent[]>();
   for (const r of rows) {
     const event = get(r, col.event);
@@ -341,37 +336,9 @@ function foldFoc(events: FlagOfConvenienceEvent[]): FlagOfConvenience {
   };
 }
 
-// ---------------------------------------------------------------- CSV plumbing
+// ---------------------------------------------------------------- cells
 
-function table<const T extends readonly string[]>(
-  bytes: Buffer,
-  label: string,
-  wanted: T,
-): { rows: string[][]; col: Record<T[number], number> } {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${label}: expected the file's bytes as a Buffer`);
-  if (bytes.length === 0) throw new Error(`${label}: the file is empty`);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    throw new Error(`${label}: the data is still gzip-compressed (readSource() decompresses it)`);
-  }
-  if (bytes.includes(0)) throw new Error(`${label}: binary data (NUL bytes), not a CSV text file`);
-  let text = Buffer.from(bytes).toString("utf8");
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === "") throw new Error(`${label}: the file is empty`);
-  let records: string[][];
-  try {
-    records = parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
-  } catch (err) {
-    throw new Error(`${label}: not a readable CSV file (${(err as Error).message})`, { cause: err });
-  }
-  const header = (records[0] ?? []).map((h) => h.trim());
-  const missing = wanted.filter((w) => !header.includes(w));
-  if (missing.length > 0) {
-    throw new Error(`${label}: missing column(s) ${missing.join(", ")}; is this the right file? (header starts ${JSON.stringify(header.slice(0, 4))})`);
-  }
-  const col = Object.fromEntries(wanted.map((w) => [w, header.indexOf(w)])) as Record<T[number], number>;
-  return { rows: records.slice(1), col };
-}
-
+// The ISO table pads some names with no-break spaces.
 function get(row: string[], index: number): string {
   return (row[index] ?? "").replace(/\u00a0/g, " ").trim();
 }

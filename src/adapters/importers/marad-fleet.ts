@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
-import { parseImo } from "../../domain/identifiers.ts";
-import { readSource, utf8 } from "./read-source.ts";
+import { readCsv } from "./csv-reader.ts";
+import { readSource } from "./read-source.ts";
+import { countReason, imoOrRejection } from "./row-rejections.ts";
 
 /**
  * US DOT Maritime Administration (MARAD) "United States-Flag Privately-Owned Merchant
@@ -58,14 +58,6 @@ export type FleetParseResult = {
 type FlagField = "msp" | "visa" | "vta" | "jonesActEligible" | "militarilyUseful";
 const FLAG_FIELDS: FlagField[] = ["msp", "visa", "vta", "jonesActEligible", "militarilyUseful"];
 
-function fail(problem: string): never {
-  throw new Error(`${DATASET}: ${problem}`);
-}
-
-function bump(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
-}
-
 /** "110,693" or "30415" → number; blank → null; anything else → undefined. */
 function tons(value: string): number | null | undefined {
   if (value === "") return null;
@@ -87,67 +79,38 @@ function flag(value: string): boolean | undefined {
  * first row and counts the others as `duplicate_imo`.
  */
 export function parseMaradFleet(bytes: Buffer): FleetParseResult {
-  if (!bytes || bytes.length === 0) fail("input is empty");
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) fail("input is still gzip-compressed (read it with readSource())");
-  const content = utf8(bytes);
-  const firstLine = content.split("\n", 1)[0]!.replace(/\r$/, "");
-  if (firstLine.includes("\u0000") || firstLine.includes("\uFFFD")) {
-    fail("input is not UTF-8 CSV text (binary bytes in the header line)");
-  }
-  let header: string[] = [];
-  try {
-    header = ((parse(firstLine) as string[][])[0] ?? []).map((h) => h.trim().toLowerCase());
-  } catch (err) {
-    fail(`unreadable header line: ${(err as Error).message}`);
-  }
   // MARAD's own capitalisation varies between editions ("IMO NUMBER"), so names match case-insensitively.
-  const missing = Object.values(COLUMNS).filter((c) => !header.includes(c.toLowerCase()));
-  if (missing.length > 0) {
-    const got = header.slice(0, 12).map((h) => JSON.stringify(h.slice(0, 40)));
-    fail(`unexpected header, missing column(s) ${missing.join(", ")}; got ${got.join(", ")}`);
-  }
-  let rows: string[][] = [];
-  try {
-    rows = parse(content, { skip_empty_lines: true }) as string[][];
-  } catch (err) {
-    fail(`malformed CSV: ${(err as Error).message}`);
-  }
-  rows.shift();
-  if (rows.length === 0) fail("no data rows after the header");
-
-  const index = Object.fromEntries(
-    Object.entries(COLUMNS).map(([field, column]) => [field, header.indexOf(column.toLowerCase())]),
-  ) as Record<keyof typeof COLUMNS, number>;
+  const table = readCsv(bytes, { label: DATASET, columns: Object.values(COLUMNS), ignoreCase: true });
+  const rows = table.rows;
+  const index = Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [field, table.column[column]])) as Record<
+    keyof typeof COLUMNS,
+    number
+  >;
   const rejected: Record<string, number> = {};
   const seen = new Set<number>();
   const records: FleetRecord[] = [];
 
   for (const row of rows) {
     const field = (name: keyof typeof COLUMNS): string => (row[index[name]] ?? "").trim().replace(/\s+/g, " ");
-    const rawImo = field("imo");
-    if (rawImo === "") {
-      bump(rejected, "imo_missing");
-      continue;
-    }
-    const imo = parseImo(rawImo);
-    if (imo === null) {
-      bump(rejected, /^(IMO\s*)?\d{7}$/i.test(rawImo) ? "imo_check_digit" : "imo_malformed");
+    const imo = imoOrRejection(field("imo"));
+    if (typeof imo === "string") {
+      countReason(rejected, imo);
       continue;
     }
     const name = field("name");
     if (name === "") {
-      bump(rejected, "name_missing");
+      countReason(rejected, "name_missing");
       continue;
     }
     const grossTons = tons(field("grossTons"));
     const deadweightTons = tons(field("deadweightTons"));
     if (grossTons === undefined || deadweightTons === undefined) {
-      bump(rejected, "tonnage_not_a_number");
+      countReason(rejected, "tonnage_not_a_number");
       continue;
     }
     const yearRaw = field("yearBuilt");
     if (yearRaw !== "" && !/^(18|19|20)\d\d$/.test(yearRaw)) {
-      bump(rejected, "year_built_invalid");
+      countReason(rejected, "year_built_invalid");
       continue;
     }
     const flags = {} as Record<FlagField, boolean>;
@@ -158,11 +121,11 @@ export function parseMaradFleet(bytes: Buffer): FleetParseResult {
       else flags[f] = v;
     }
     if (!flagsOk) {
-      bump(rejected, "flag_not_y_or_n");
+      countReason(rejected, "flag_not_y_or_n");
       continue;
     }
     if (seen.has(imo)) {
-      bump(rejected, "duplicate_imo");
+      countReason(rejected, "duplicate_imo");
       continue;
     }
     seen.add(imo);

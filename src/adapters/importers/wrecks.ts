@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
-import { readSource, utf8 } from "./read-source.ts";
+import { readCsv } from "./csv-reader.ts";
+import { readSource } from "./read-source.ts";
 
 /**
  * NOAA AWOIS wrecks (Automated Wreck and Obstruction Information System), US waters.
@@ -130,40 +130,6 @@ function fail(problem: string): never {
   throw new Error(`${DATASET}: ${problem}`);
 }
 
-function readTable(bytes: Buffer): { col: Record<(typeof REQUIRED_COLUMNS)[number], number>; rows: string[][] } {
-  if (!bytes || bytes.length === 0) fail("input is empty");
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) fail("input is still gzip-compressed (read it with readSource())");
-  const newline = bytes.indexOf(0x0a);
-  const firstLine = utf8(newline === -1 ? bytes : bytes.subarray(0, newline)).replace(/\r$/, "");
-  if (firstLine.includes("\u0000") || firstLine.includes("\uFFFD")) {
-    fail("input is not UTF-8 CSV text (binary bytes in the header line)");
-  }
-  let header: string[] = [];
-  try {
-    header = ((parse(firstLine) as string[][])[0] ?? []).map((h) => h.trim());
-  } catch (err) {
-    fail(`unreadable header line: ${(err as Error).message}`);
-  }
-  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length > 0) {
-    const got = header.slice(0, 10).map((h) => JSON.stringify(h.slice(0, 40)));
-    fail(`unexpected header, missing column(s) ${missing.join(", ")}; got ${got.join(", ")}`);
-  }
-  let rows: string[][] = [];
-  try {
-    rows = parse(bytes, { bom: true, skip_empty_lines: true }) as string[][];
-  } catch (err) {
-    fail(`malformed CSV: ${(err as Error).message}`);
-  }
-  rows.shift();
-  if (rows.length === 0) fail("no data rows after the header");
-  const col = Object.fromEntries(REQUIRED_COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<
-    (typeof REQUIRED_COLUMNS)[number],
-    number
-  >;
-  return { col, rows };
-}
-
 /**
  * Parses the AWOIS wrecks CSV. Identity and position are required: a row without a
  * numeric RECRD, with a repeated RECRD, or without a valid position throws, naming the
@@ -173,7 +139,7 @@ function readTable(bytes: Buffer): { col: Record<(typeof REQUIRED_COLUMNS)[numbe
  * and the few with a unit have histories giving real depths), so 0 becomes null.
  */
 export function parseWrecks(bytes: Buffer): WreckRecord[] {
-  const { col, rows } = readTable(bytes);
+  const { column: col, rows } = readCsv(bytes, { label: DATASET, columns: REQUIRED_COLUMNS });
   const seen = new Set<number>();
   const records: WreckRecord[] = [];
 

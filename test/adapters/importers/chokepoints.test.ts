@@ -72,7 +72,7 @@ describe("IMF PortWatch chokepoints: bundled file", () => {
 
 describe("IMF PortWatch chokepoints: bad input throws, naming the dataset and the problem", () => {
   test("empty input", () => {
-    assert.throws(() => parseChokepoints(Buffer.alloc(0)), /IMF PortWatch chokepoints CSV: input is empty/);
+    assert.throws(() => parseChokepoints(Buffer.alloc(0)), /IMF PortWatch chokepoints CSV: the file is empty/);
   });
 
   test("random bytes", () => {
@@ -84,7 +84,7 @@ describe("IMF PortWatch chokepoints: bad input throws, naming the dataset and th
     }
     assert.throws(
       () => parseChokepoints(noise),
-      /^Error: IMF PortWatch chokepoints CSV: (input is not UTF-8|unexpected header|unreadable header)/,
+      /^Error: IMF PortWatch chokepoints CSV: (binary data|not UTF-8|unexpected header|unreadable header)/,
     );
   });
 

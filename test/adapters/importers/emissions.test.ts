@@ -212,7 +212,7 @@ describe("EU MRV emissions: rows the parser rejects or repairs", () => {
 
 describe("EU MRV emissions: garbage input throws, naming the dataset and the problem", () => {
   test("empty input", () => {
-    assert.throws(() => parseEmissions(Buffer.alloc(0)), /EU MRV emissions CSV: input is empty/);
+    assert.throws(() => parseEmissions(Buffer.alloc(0)), /EU MRV emissions CSV: the file is empty/);
   });
 
   test("random bytes", () => {
@@ -223,7 +223,7 @@ describe("EU MRV emissions: garbage input throws, naming the dataset and the pro
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       noise[i] = seed >>> 16;
     }
-    assert.throws(() => parseEmissions(noise), /^Error: EU MRV emissions CSV: (input is not UTF-8|unexpected header|unreadable header)/);
+    assert.throws(() => parseEmissions(noise), /^Error: EU MRV emissions CSV: (binary data|not UTF-8|unexpected header|unreadable header)/);
   });
 
   test("a CSV with another header", () => {
@@ -238,7 +238,7 @@ describe("EU MRV emissions: garbage input throws, naming the dataset and the pro
   });
 
   test("still gzip-compressed", () => {
-    assert.throws(() => parseEmissions(gzipSync(csv(ASTORIA_2018))), /EU MRV emissions CSV: input is still gzip-compressed/);
+    assert.throws(() => parseEmissions(gzipSync(csv(ASTORIA_2018))), /EU MRV emissions CSV: the file is still gzip-compressed/);
   });
 
   test("a row with the wrong number of fields", () => {

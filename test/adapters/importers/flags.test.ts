@@ -142,7 +142,7 @@ describe("parseFlags refuses garbage loudly", () => {
   const cases: Array<[string, Partial<FlagsInput>, RegExp]> = [
     ["random ISO bytes", { iso3166: randomBytes(4096) }, /ISO 3166 country codes: /],
     ["empty ITU table", { ituMids: Buffer.alloc(0) }, /ITU MID table: the file is empty/],
-    ["wrong CSV as the mapping", { midToIso: Buffer.from("MID,Allocated_to\n244,Netherlands\n") }, /mapping: missing column/],
+    ["wrong CSV as the mapping", { midToIso: Buffer.from("MID,Allocated_to\n244,Netherlands\n") }, /mapping: unexpected header, missing column/],
     ["ITU table without MIDs", { ituMids: Buffer.from("MID,Allocated_to\nabc,Nowhere\n") }, /no MID rows/],
     ["truncated ISO table", { iso3166: bundled.iso3166.subarray(0, 2000) }, /ISO 3166 country codes/],
     ["unknown ITF event", { focEvents: Buffer.from("registry,iso3166_alpha2,event,event_date,source_url,note\nX,PA,maybe,,,\n") }, /unknown event/],

@@ -137,7 +137,7 @@ describe("MARAD US-flag fleet: rows the parser rejects", () => {
 
 describe("MARAD US-flag fleet: garbage input throws, naming the dataset and the problem", () => {
   test("empty input", () => {
-    assert.throws(() => parseMaradFleet(Buffer.alloc(0)), /MARAD US-flag fleet CSV: input is empty/);
+    assert.throws(() => parseMaradFleet(Buffer.alloc(0)), /MARAD US-flag fleet CSV: the file is empty/);
   });
 
   test("random bytes", () => {
@@ -147,7 +147,7 @@ describe("MARAD US-flag fleet: garbage input throws, naming the dataset and the 
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       noise[i] = seed >>> 16;
     }
-    assert.throws(() => parseMaradFleet(noise), /^Error: MARAD US-flag fleet CSV: (input is not UTF-8|unexpected header|unreadable header)/);
+    assert.throws(() => parseMaradFleet(noise), /^Error: MARAD US-flag fleet CSV: (binary data|not UTF-8|unexpected header|unreadable header)/);
   });
 
   test("a CSV with another header", () => {

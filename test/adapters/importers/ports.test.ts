@@ -3,17 +3,11 @@ import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { parse } from "csv-parse/sync";
-import {
-  BUNDLED_PORT_FILES,
-  functionNamesOf,
-  loadBundledPorts,
-  type PortRecord,
-  parseCsvText,
-  parsePorts,
-} from "../../../src/adapters/importers/ports.ts";
-import { readSource, utf8 } from "../../../src/adapters/importers/read-source.ts";
-import { parseUnlocodeCoordinates } from "../../../src/adapters/importers/unlocode-coordinates.ts";
+import { loadBundledPorts } from "../../../src/adapters/importers/ports/bundled-ports.ts";
+import { functionNamesOf } from "../../../src/adapters/importers/ports/function-classifier.ts";
+import { parsePorts } from "../../../src/adapters/importers/ports/parse-ports.ts";
+import type { PortRecord } from "../../../src/adapters/importers/ports/port-record.ts";
+import { parseUnlocodeCoordinates } from "../../../src/adapters/importers/ports/unlocode-coordinates.ts";
 
 const DATASETS = fileURLToPath(new URL("../../../datasets/", import.meta.url));
 const ports = await loadBundledPorts(DATASETS);
@@ -296,7 +290,7 @@ describe("parsePorts refuses garbage loudly", () => {
     ["blank lines only", Buffer.from("\r\n\r\n  \n"), /empty/],
     ["gzip bytes", gzipSync(SMALL_2018), /gzip/],
     ["another CSV", csv("mid,iso3166_alpha2", "244,NL"), /missing column\(s\) Change, Country, Location/],
-    ["bad quoting", Buffer.from(`${HEADER_2018}\n,XA,"AAA,broken\n`), /not a readable CSV/],
+    ["bad quoting", Buffer.from(`${HEADER_2018}\n,XA,"AAA,broken\n`), /UN\/LOCODE 2018-1 code list: malformed CSV: unterminated quoted field/],
     ["the right header, no ports", csv(HEADER_2018, ",XA,CCC,Cville,Cville,,--3-----,RL,0601,,,"), /no location with the port function/],
     ["printable junk", Buffer.from("lorem ipsum dolor\nsit amet\n"), /missing column/],
   ];
@@ -310,27 +304,7 @@ describe("parsePorts refuses garbage loudly", () => {
     assert.throws(() => parsePorts({ unlocode2018: SMALL_2018, wpi: randomBytes(2048) }), /World Port Index/);
     assert.throws(() => parsePorts({ unlocode2018: SMALL_2018, wpi: csv("a,b", "1,2") }), /World Port Index.*missing column/);
     assert.throws(() => parsePorts({ unlocode2018: SMALL_2018, unlocode2024: SMALL_2018 }), /UN\/LOCODE 2024.*missing column/);
-    assert.throws(() => parsePorts({ unlocode2018: SMALL_2018, unlocode2024: csv(HEADER_2024) }), /no UN\/LOCODE rows/);
+    assert.throws(() => parsePorts({ unlocode2018: SMALL_2018, unlocode2024: csv(HEADER_2024) }), /UN\/LOCODE 2024.*no data rows after the header/);
     assert.throws(() => parsePorts({ unlocode2018: SMALL_2018, subdivisions: Buffer.alloc(0) }), /subdivision codes: the file is empty/);
-  });
-});
-
-describe("parseCsvText", () => {
-  test("gives csv-parse's rows on the bundled 2024 and WPI files", async () => {
-    for (const file of [BUNDLED_PORT_FILES.unlocode2024, BUNDLED_PORT_FILES.wpi]) {
-      const text = utf8(await readSource(DATASETS + file));
-      const expected = parse(text, { relax_column_count: true, skip_empty_lines: true });
-      assert.deepEqual(parseCsvText(text), expected, file);
-    }
-  });
-
-  test("quotes, doubled quotes, line breaks inside quotes, empty trailing fields", () => {
-    assert.deepEqual(parseCsvText('a,"b,""c""",\r\n"x\ny",z\n\n'), [
-      ["a", 'b,"c"', ""],
-      ["x\ny", "z"],
-    ]);
-    assert.throws(() => parseCsvText('a,"b'), /unterminated/);
-    assert.throws(() => parseCsvText('a,b"c\n'), /quote inside an unquoted field on line 1/);
-    assert.throws(() => parseCsvText('a\n"b"c\n'), /after a closing quote on line 2/);
   });
 });

@@ -142,7 +142,7 @@ describe("NOAA AWOIS wrecks: rows the parser refuses", () => {
 
 describe("NOAA AWOIS wrecks: garbage input throws, naming the dataset and the problem", () => {
   test("empty input", () => {
-    assert.throws(() => parseWrecks(Buffer.alloc(0)), /NOAA AWOIS wrecks CSV: input is empty/);
+    assert.throws(() => parseWrecks(Buffer.alloc(0)), /NOAA AWOIS wrecks CSV: the file is empty/);
   });
 
   test("random bytes", () => {
@@ -152,7 +152,7 @@ describe("NOAA AWOIS wrecks: garbage input throws, naming the dataset and the pr
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       noise[i] = seed >>> 16;
     }
-    assert.throws(() => parseWrecks(noise), /^Error: NOAA AWOIS wrecks CSV: (input is not UTF-8|unexpected header|unreadable header)/);
+    assert.throws(() => parseWrecks(noise), /^Error: NOAA AWOIS wrecks CSV: (binary data|not UTF-8|unexpected header|unreadable header)/);
   });
 
   test("a CSV with another header", () => {
@@ -167,6 +167,6 @@ describe("NOAA AWOIS wrecks: garbage input throws, naming the dataset and the pr
   });
 
   test("still gzip-compressed", () => {
-    assert.throws(() => parseWrecks(gzipSync(csv("1,X,,1,2,,,,,"))), /NOAA AWOIS wrecks CSV: input is still gzip-compressed/);
+    assert.throws(() => parseWrecks(gzipSync(csv("1,X,,1,2,,,,,"))), /NOAA AWOIS wrecks CSV: the file is still gzip-compressed/);
   });
 });

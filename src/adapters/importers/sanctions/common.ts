@@ -4,9 +4,9 @@
  * turn a broken download into an empty list, because an empty list reads as
  * "everything was de-listed".
  */
-import { parse as parseCsv } from "csv-parse/sync";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { type SanctionsListKey, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
+import { parseCsvRecords } from "../csv-reader.ts";
 import { utf8 } from "../read-source.ts";
 import { unzip } from "./zip.ts";
 
@@ -210,12 +210,9 @@ export function attr(node: unknown, name: string): string {
 /** Raw CSV records (arrays of fields); errors name the list, the file and the line. */
 export function parseCsvRows(list: SanctionsListKey, file: SourceFile, text: string, delimiter?: string): string[][] {
   try {
-    return parseCsv(text, {
-      delimiter: delimiter ?? ",",
-      relax_column_count: true,
-      skip_empty_lines: true,
-      bom: true,
-    }) as string[][];
+    // Rows differ in length by design here: OFAC's files have no header and the UK
+    // CSV opens with a "Report Date:" line; each parser checks its own widths.
+    return parseCsvRecords(text, { delimiter: delimiter ?? ",", relaxColumnCount: true });
   } catch (error) {
     throw new SanctionsParseError(list, `${file.name} is not valid CSV: ${(error as Error).message}`, { cause: error });
   }

@@ -1,0 +1,25 @@
+import type { LatLon } from "./unlocode-coordinates.ts";
+import { parseUnlocodeCoordinates } from "./unlocode-coordinates.ts";
+import { namesMatch, namesSimilar } from "./place-names.ts";
+import type { Row2024 } from "./unlocode-2024.ts";
+
+
+/**
+ * Whether a 2024 row describes the same place as the 2018-1 entry of its code (UNECE
+ * has reused withdrawn codes for other places: see parse-ports.ts). `reference` is the 2018-1 position, else the WPI port's.
+ */
+export function samePlace(names2018: string[], reference: LatLon | null, row: Row2024): boolean {
+  const name = row.asciiBroken || !row.nameAscii ? row.name : row.nameAscii;
+  if (names2018.some((n) => namesMatch(n, name))) return true;
+  const position = row.coordSource === "unece" ? parseUnlocodeCoordinates(row.unece) : null;
+  if (reference && position) return distanceKm(reference, position) <= 100;
+  return names2018.some((n) => namesSimilar(n, name));
+}
+
+function distanceKm(a: LatLon, b: LatLon): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}

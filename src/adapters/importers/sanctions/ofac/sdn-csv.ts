@@ -1,0 +1,161 @@
+/**
+ * OFAC's SDN.CSV (12 columns, no header) with ALT.CSV (aliases) and SDN_COMMENTS.CSV
+ * (remarks beyond 1000 characters, which can hold the IMO/MMSI) -> vessel designations.
+ */
+import { type Designation, type ExternalId, makeDesignation, parseTonnage, parseYear } from "../../../../domain/sanctions/designation.ts";
+import { type Classified, LIST, OFAC_DETAILS_URL } from "./shared.ts";
+
+/** OFAC's null marker is "-0-" (with a trailing space in the real file). */
+function field(value: string | undefined): string | null {
+  const s = (value ?? "").trim();
+  return s === "" || s === "-0-" ? null : s;
+}
+
+/** "SDGT] [IFSR" -> ["SDGT", "IFSR"]: the CSV strips the outer brackets of a bracketed list. */
+export function splitOfacPrograms(value: string | null): string[] {
+  if (value === null) return [];
+  return value
+    .split(/\]\s*\[/)
+    .map((p) => p.replace(/^\[|\]$/g, "").trim())
+    .filter((p) => p !== "");
+}
+
+type RemarkFacts = {
+  imoValues: string[];
+  mmsiValues: string[];
+  aliases: string[];
+  formerNames: string[];
+  formerFlags: string[];
+  owners: string[];
+  measures: string[];
+  externalIds: ExternalId[];
+  yearBuilt: number | null;
+};
+
+/**
+ * Reads the semicolon-separated "features" of a vessel's remarks. IMO and MMSI
+ * exist only here in the CSV. A registration number that is not IMO-shaped
+ * ("15411 (Malta)", "RS 150443 (Russia)") is kept as an external id, not an IMO.
+ */
+export function parseOfacRemarks(remarks: string | null): RemarkFacts {
+  const facts: RemarkFacts = {
+    imoValues: [],
+    mmsiValues: [],
+    aliases: [],
+    formerNames: [],
+    formerFlags: [],
+    owners: [],
+    measures: [],
+    externalIds: [],
+    yearBuilt: null,
+  };
+  if (remarks === null) return facts;
+
+  for (const m of remarks.matchAll(/\b([afn])\.k\.a\.,?\s+'(.+?)'(?=\s*(?:;|\.?\s*$|\.\s))/g)) {
+    if (m[1] === "f") facts.formerNames.push(m[2]!);
+    else facts.aliases.push(m[2]!);
+  }
+
+  const rules: [RegExp, (m: RegExpExecArray) => void][] = [
+    [
+      /^Vessel Registration Identification\s+(.+)$/i,
+      (m) => {
+        const value = m[1]!.trim();
+        if (/^IMO/i.test(value) || /^\d{7}(?:\s*\(.*\))?$/.test(value)) facts.imoValues.push(value.replace(/\s*\(.*\)$/, ""));
+        else facts.externalIds.push({ type: "Vessel Registration Identification", value });
+      },
+    ],
+    [/^Identification Number\s+(IMO\s*\d+)/i, (m) => facts.imoValues.push(m[1]!)],
+    [/^MMSI\s+(\d+)/i, (m) => facts.mmsiValues.push(m[1]!)],
+    [
+      /^Former Vessel Flag\s+(.+)$/i,
+      (m) => {
+        if (!/^None Identified$/i.test(m[1]!)) facts.formerFlags.push(m[1]!);
+      },
+    ],
+    [
+      /^Vessel Year of Build\s+(.+)$/i,
+      (m) => {
+        facts.yearBuilt = parseYear(m[1]);
+      },
+    ],
+    [/^Linked To:\s*(.+)$/i, (m) => facts.owners.push(m[1]!)],
+    [/^(Other Vessel (?:Flag|Call Sign|Type))\s+(.+)$/i, (m) => facts.externalIds.push({ type: m[1]!, value: m[2]! })],
+    [
+      /^(?:Secondary sanctions risk:|Additional Sanctions Information\b|Transactions Prohibited For Persons\b|PEESA Information:|Effective Date\b|Listing Date\b).*$/i,
+      (m) => facts.measures.push(m[0]),
+    ],
+  ];
+  for (const rawToken of remarks.split(/;\s*/)) {
+    const token = rawToken.trim().replace(/\.$/, "").trim().replace(/^alt\.\s+/i, "");
+    for (const [pattern, apply] of rules) {
+      const m = pattern.exec(token);
+      if (m) {
+        apply(m);
+        break;
+      }
+    }
+  }
+  return facts;
+}
+
+/** Vessel designations of the SDN.CSV files, completed by ALT.CSV and SDN_COMMENTS.CSV. */
+export function fromSdnCsv(sdn: Classified[], alt: Classified[], comments: Classified[]): Designation[] {
+  const spill = new Map<string, string>();
+  for (const c of comments) for (const row of c.rows ?? []) spill.set(row[0]!.trim(), (spill.get(row[0]!.trim()) ?? "") + (row[1] ?? ""));
+
+  const alternates = new Map<string, { type: string; name: string }[]>();
+  for (const a of alt) {
+    for (const row of a.rows ?? []) {
+      const ent = row[0]!.trim();
+      const name = field(row[3]);
+      if (name === null) continue;
+      const list = alternates.get(ent) ?? [];
+      list.push({ type: (field(row[2]) ?? "aka").toLowerCase(), name });
+      alternates.set(ent, list);
+    }
+  }
+
+  const out: Designation[] = [];
+  const seen = new Set<string>();
+  for (const s of sdn) {
+    for (const row of s.rows ?? []) {
+      if ((field(row[2]) ?? "").toLowerCase() !== "vessel") continue;
+      const entNum = row[0]!.trim();
+      if (seen.has(entNum)) continue;
+      seen.add(entNum);
+      // Remarks beyond 1000 characters continue in SDN_COMMENTS.CSV mid-word or right after a
+      // space: join the untrimmed halves without a separator.
+      const head = field(row[11]) === null ? "" : (row[11] ?? "");
+      const remarks = field(`${head}${spill.get(entNum) ?? ""}`);
+      const facts = parseOfacRemarks(remarks);
+      const alts = alternates.get(entNum) ?? [];
+      const owner = field(row[10]);
+      out.push(
+        makeDesignation({
+          list: LIST,
+          recordId: entNum,
+          name: field(row[1]) ?? "",
+          programs: splitOfacPrograms(field(row[3])),
+          aliases: [...facts.aliases, ...alts.filter((a) => a.type !== "fka").map((a) => a.name)],
+          formerNames: [...facts.formerNames, ...alts.filter((a) => a.type === "fka").map((a) => a.name)],
+          imoValues: facts.imoValues,
+          mmsiValues: facts.mmsiValues,
+          callSign: field(row[5]),
+          vesselType: field(row[6]),
+          tonnage: parseTonnage(field(row[7])),
+          grossTonnage: parseTonnage(field(row[8])),
+          flag: field(row[9]),
+          formerFlags: facts.formerFlags,
+          yearBuilt: facts.yearBuilt,
+          owners: [...(owner === null ? [] : [owner]), ...facts.owners],
+          measures: facts.measures,
+          externalIds: facts.externalIds,
+          remarks,
+          sourceUrl: OFAC_DETAILS_URL + entNum,
+        }),
+      );
+    }
+  }
+  return out;
+}
