@@ -57,6 +57,7 @@ const EnvSchema = z.object({
   SANCTIONS_SOURCES: sanctionsSources.optional(),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
 });
 
 export interface Config {
@@ -82,6 +83,8 @@ export interface Config {
   mcpAllowedHosts: string[];
   /** Browser origins (host names) allowed to call /mcp besides those hosts. */
   mcpAllowedOrigins: string[];
+  /** `open`: anyone may create an account (Sandbox plan) at /signup; `serve --demo` opens it unless SIGNUP says otherwise. */
+  signup: "open" | "closed";
 }
 
 export class ConfigError extends Error {
@@ -117,6 +120,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     sanctionsSources: e.SANCTIONS_SOURCES ?? {},
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: commaList(e.MCP_ALLOWED_ORIGINS),
+    signup: e.SIGNUP,
   };
 }
 

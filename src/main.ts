@@ -20,6 +20,7 @@ import { SqlVesselStore } from "./adapters/storage/vessel-store.ts";
 import { SqlAlertStore } from "./adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "./adapters/storage/webhooks-store.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "./adapters/webhooks/runtime.ts";
+import { registerWeb } from "./adapters/web/index.ts";
 import type { Config } from "./config.ts";
 import { KeyAuthenticator } from "./operations/authenticate.ts";
 import type { Pipeline } from "./operations/execute.ts";
@@ -106,6 +107,7 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   const mcpHosts = mcpHostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
   registerMcp(app, { pipeline, operations: OPERATIONS, sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins });
   webhooks.attach(services, ingest, app, join(PROJECT_ROOT, "docs/webhooks.md"));
+  registerWeb(app, { pipeline, db: store.db, clock, baseUrl: config.baseUrl, signup: config.signup });
   return {
     config,
     store,
