@@ -9,6 +9,8 @@ import type { Operation, Principal } from "../../operations/operation.ts";
  * page shows and refuses exactly what the API would. The principal is built from the
  * account's plans; its key id `web:<user>` keeps the pages' rate limit apart from the keys'.
  */
+const PAGE_RATE_PER_SECOND = 50;
+
 export type PageOutcome<T> = { ok: true; data: T; next: string | null } | { ok: false; status: number; message: string; param?: string; error: AppError | undefined };
 
 export async function runAsAccount<T = unknown>(
@@ -18,11 +20,13 @@ export async function runAsAccount<T = unknown>(
   input: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown } = {},
 ): Promise<PageOutcome<T>> {
   const account = await pipeline.services.accounts.getAccount(who.accountId);
+  const ent = entitlements(account?.webPlan ?? null, account?.apiPlan ?? null);
   const principal: Principal = {
     kind: "key",
     keyId: `web:${who.userId}`,
     accountId: who.accountId,
-    entitlements: entitlements(account?.webPlan ?? null, account?.apiPlan ?? null),
+    // One page view runs two or three operations; a plan's API rate (a few per second on the small plans) would refuse a person clicking around.
+    entitlements: { ...ent, ratePerSecond: Math.max(ent.ratePerSecond, PAGE_RATE_PER_SECOND) },
     clientAddress: who.clientAddress,
   };
   const asSession: Pipeline = { services: pipeline.services, auth: { authenticate: async () => principal, forget: () => pipeline.auth.forget() } };
