@@ -25,6 +25,9 @@ import { senderFor, startSimulator } from "../src/adapters/ingest/simulator/inde
 import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../src/main.ts";
 import { ACCOUNT_COMMANDS, ACCOUNT_USAGE, AccountCommandError, runAccountCommand } from "../src/adapters/webhooks/cli.ts";
 import { compact } from "../src/adapters/archive/compact.ts";
+import { runUsersCommand, USERS_USAGE } from "../src/adapters/web/users-cli.ts";
+import { SqlUserStore } from "../src/adapters/storage/users-store.ts";
+import { SqlSessionStore } from "../src/adapters/storage/sessions-store.ts";
 import { VesselMaintenance } from "../src/adapters/archive/maintenance.ts";
 
 class UsageError extends Error {}
@@ -48,6 +51,7 @@ const USAGE = `usage: mds <command> [options]
   compact                                move positions older than 90 days to the archive (10-minute points) and link
                                          new AIS identities and sanctions lists into the vessel registry (serve does both)
 ${ACCOUNT_USAGE}
+${USERS_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}
 environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
@@ -76,6 +80,12 @@ async function withService<T>(fn: (s: Service) => Promise<T>): Promise<T> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "users") {
+    return withService(async (s) => {
+      const io = { stdin: process.stdin, out, err: (line: string) => process.stderr.write(`${line}\n`) };
+      process.exitCode = await runUsersCommand({ accounts: s.services.accounts, users: new SqlUserStore(s.store.db, s.services.clock), sessions: new SqlSessionStore(s.store.db) }, argv.slice(1), io);
+    });
+  }
   // Account commands (webhooks, zones, follows, ...) take options of their own.
   if ((ACCOUNT_COMMANDS as readonly string[]).includes(argv[0] ?? "")) {
     return withService(async (s) => {
@@ -216,7 +226,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function serve(demo: boolean): Promise<void> {
-  const service = await createService(parseConfig(process.env, PROJECT_ROOT));
+  // The demo opens sign-up unless SIGNUP says otherwise.
+  const service = await createService(parseConfig(demo ? { SIGNUP: "open", ...process.env } : process.env, PROJECT_ROOT));
   const log = service.app.log;
   for (const r of await importMissingDatasets(service, { progress: process.stderr.isTTY })) log.info(`imported ${r.id}: ${r.rows} rows`);
   const demoSetup = demo ? await setupDemo(service) : null;
@@ -231,6 +242,7 @@ async function serve(demo: boolean): Promise<void> {
     out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
     out(`demo pro key: ${demoSetup.proKey} (account ${DEMO_ACCOUNT}, station ${demoSetup.station.id} fed by the built-in simulator)`);
     out(`try: curl -H "Authorization: Bearer ${demoSetup.proKey}" "${base}/api/v1/me/feed?maxAge=5"`);
+    out(`account pages: ${base}/login as ${demoSetup.user.email}, password ${demoSetup.user.password}`);
   }
   const simulator = demoSetup ? startDemoSimulator(service, demoSetup, tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
   // Off unless SANCTIONS_REFRESH_MINUTES is set; the first round runs in the background.
