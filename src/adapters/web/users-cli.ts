@@ -17,13 +17,13 @@ export interface UsersCliStores {
 }
 
 export interface UsersCliIo {
-  stdin: AsyncIterable<string | Buffer>;
+  stdin: AsyncIterable<string | Buffer> | Iterable<string | Buffer>;
   out: (line: string) => void;
   err: (line: string) => void;
 }
 
 /** The password is read from stdin (never an argument, which other users of the machine can see in `ps`); one trailing newline is dropped. */
-async function readPassword(stdin: AsyncIterable<string | Buffer>): Promise<string> {
+async function readPassword(stdin: UsersCliIo["stdin"]): Promise<string> {
   let text = "";
   for await (const chunk of stdin) {
     text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
