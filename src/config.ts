@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   SANCTIONS_SOURCES: sanctionsSources.optional(),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
 });
 
 export interface Config {
@@ -97,6 +98,8 @@ export interface Config {
   mcpAllowedHosts: string[];
   /** Browser origins (host names) allowed to call /mcp besides those hosts. */
   mcpAllowedOrigins: string[];
+  /** `open`: anyone may create an account (Sandbox plan) at /signup; `serve --demo` opens it unless SIGNUP says otherwise. */
+  signup: "open" | "closed";
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -133,6 +136,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     sanctionsSources: e.SANCTIONS_SOURCES ?? {},
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: commaList(e.MCP_ALLOWED_ORIGINS),
+    signup: e.SIGNUP,
   };
 }
 

@@ -9,6 +9,7 @@ import { compactCommand, migrateCommand } from "./maintenance.ts";
 import { serveCommand } from "./serve.ts";
 import { stationsCreate, stationsList } from "./stations.ts";
 import { USAGE } from "./usage.ts";
+import { usersCommand } from "./users.ts";
 
 /** A command: returns its exit code (nothing: 0), or throws. */
 type Command = (argv: string[], io: CliIo) => Promise<number | void>;
@@ -26,13 +27,15 @@ const COMMANDS: Record<string, Command> = {
   ingest: ingestCommand,
   simulate: simulateCommand,
   compact: compactCommand,
+  "users create": usersCommand,
+  "users reset-password": usersCommand,
 };
 
 /** Groups whose second word is the verb (`keys create`). */
-const GROUPS = new Set(["accounts", "keys", "stations"]);
+const GROUPS = new Set(["accounts", "keys", "stations", "users"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

@@ -20,7 +20,8 @@ import { untilSignal } from "./signals.ts";
  */
 export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs("serve", argv, { demo: { type: "boolean", default: false } });
-  const config = loadConfig(io);
+  // The demo opens sign-up unless SIGNUP says otherwise.
+  const config = loadConfig(values.demo ? { ...io, env: { SIGNUP: "open", ...io.env } } : io);
   const core = await openServices(config);
   const server = buildServer(core, { projectRoot: PROJECT_ROOT, ready: false });
   const log = server.app.log;
@@ -43,6 +44,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
     io.out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
     io.out(`demo pro key: ${demoSetup.proKey} (account ${DEMO_ACCOUNT}, station ${demoSetup.station.id} fed by the built-in simulator)`);
     io.out(`try: curl -H "Authorization: Bearer ${demoSetup.proKey}" "${base}/api/v1/me/feed?maxAge=5"`);
+    io.out(`account pages: ${base}/login as ${demoSetup.user.email}, password ${demoSetup.user.password}`);
   }
   const simulator = demoSetup ? startDemoSimulator(core, demoSetup, ports.tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
   let background: { refresher: SanctionsRefresher | null; maintenance: VesselMaintenance } | null = null;

@@ -1,5 +1,6 @@
 import { DATASETS } from "../adapters/importers/datasets.ts";
 import { ACCOUNT_USAGE } from "../adapters/webhooks/cli.ts";
+import { USERS_USAGE } from "../adapters/web/users-cli.ts";
 import { PLAN_IDS } from "../domain/plans.ts";
 
 export const USAGE = `usage: mds <command> [options]
@@ -20,6 +21,7 @@ export const USAGE = `usage: mds <command> [options]
                                          a simulated station sending to a running service (tcp:, udp:, http:)
   compact                                move positions older than 90 days to the archive (10-minute points) and link
                                          new AIS identities and sanctions lists into the vessel registry (serve does both)
+${USERS_USAGE}
 ${ACCOUNT_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../adapters/http/app.ts";
 import { registerIngestRoute } from "../adapters/http/ingest-route.ts";
 import { mcpHostPolicy, registerMcp } from "../adapters/mcp/http.ts";
+import { registerWeb } from "../adapters/web/index.ts";
 import { OPERATIONS } from "../operations/registry.ts";
 import { ReadinessGate } from "./readiness-gate.ts";
 import type { ServiceCore } from "./services.ts";
@@ -26,6 +27,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
   registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
   const mcpHosts = mcpHostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
   registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins });
+  registerWeb(app, { pipeline, db: core.store.db, clock: core.services.clock, baseUrl: config.baseUrl, signup: config.signup });
   const webhooksDoc = readFileSync(join(options.projectRoot, "docs/webhooks.md"), "utf8");
   app.get("/docs/webhooks", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(webhooksDoc));
   return { app, gate };

@@ -6,6 +6,7 @@ import { hashSecret, newSecret } from "../../domain/secrets.ts";
 import type { ServiceCore as Service } from "../../compose/services.ts";
 import { stationHealth, type StationHealth } from "../../operations/me.stations.ts";
 import type { IngestStation } from "../../ports/positions.ts";
+import { ensureDemoUser } from "../web/demo-user.ts";
 import { LineSplitter } from "./lines.ts";
 import { directSender, parseTarget, type Simulator, senderFor, startSimulator } from "./simulator/index.ts";
 
@@ -104,6 +105,8 @@ export interface DemoSetup {
   accountId: string;
   station: IngestStation;
   secret: string;
+  /** Signs in to the demo account's pages. */
+  user: { email: string; password: string };
 }
 
 export const DEMO_ACCOUNT = "demo";
@@ -139,7 +142,8 @@ export async function setupDemo(service: Service): Promise<DemoSetup> {
   service.ingest.directory.forget();
   const station = await service.services.positions.stationById(stationId);
   if (!station) throw new Error("demo station vanished");
-  return { sandboxKey, proKey, accountId: demo.id, station, secret };
+  const user = await ensureDemoUser(service.store.db, service.services.clock, demo.id);
+  return { sandboxKey, proKey, accountId: demo.id, station, secret, user };
 }
 
 /** Where a local client reaches a listener bound to `host` (a wildcard address means this machine). */

@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * The tables of the main store, the same on SQLite and PostgreSQL. Times are integer
@@ -40,6 +40,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
 }
 
 export interface AccountsTable {
@@ -60,6 +62,8 @@ export interface ApiKeysTable {
   name: string | null;
   created_at: number;
   revoked_at: number | null;
+  /** When the key last authenticated a call, to the minute (written at most once a minute per key). */
+  last_used_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** One row per account and calendar month (UTC): the credits that month has used. */
@@ -475,4 +479,26 @@ export interface WebhookAttemptsTable {
   error_class: string | null;
   error: string | null;
   response_snippet: string | null;
+}
+
+/** People who sign in to the web pages; `email` is stored normalised (lower-case), so unique is case-insensitive. */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  /** PHC string: `$argon2id$v=19$m=...,t=...,p=...$salt$hash`. */
+  password_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Server-side sessions, keyed by the SHA-256 of the cookie value. */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
 }

@@ -1,0 +1,110 @@
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import cookie from "@fastify/cookie";
+import formbody from "@fastify/formbody";
+import helmet from "@fastify/helmet";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Kysely } from "kysely";
+import { LoginThrottle } from "../../domain/people/login-throttle.ts";
+import type { Pipeline } from "../../operations/execute.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { Database } from "../storage/schema.ts";
+import { SqlSessionStore } from "../storage/sessions-store.ts";
+import { SqlUserStore } from "../storage/users-store.ts";
+import { registerAccountPages } from "./account-pages.ts";
+import { registerAuthPages } from "./auth-pages.ts";
+import { type ConnectedApp, field, sendPage, type WebContext } from "./context.ts";
+import { html } from "./html.ts";
+import { KeyLastUsed } from "./key-last-used.ts";
+import { registerStationPages } from "./station-pages.ts";
+import { configureSessions, verifyCsrf } from "./session.ts";
+import { registerWebhookPages } from "./webhook-pages.ts";
+import { registerZonePages } from "./zone-pages.ts";
+
+export interface WebDeps {
+  pipeline: Pipeline;
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Public base URL; https makes the session cookie Secure and `__Host-` prefixed. */
+  baseUrl: string | undefined;
+  signup: "open" | "closed";
+  /** Provided by the OAuth server once it is wired; until then the keys page shows "No connected apps". */
+  listGrants?: (accountId: string) => Promise<ConnectedApp[]>;
+  revokeGrant?: (accountId: string, grantId: string) => Promise<boolean>;
+}
+
+const PROJECT_ROOT = resolve(import.meta.dirname, "../../..");
+const require = createRequire(import.meta.url);
+/** A package's dist folder, found through its main entry (their `exports` hide package.json). */
+const distOf = (pkg: string) => dirname(require.resolve(pkg));
+
+/**
+ * The web face: home, sign-in and the account pages, server-rendered, with a strict CSP
+ * and every asset served from here. Cookies and form bodies are registered on the whole
+ * app (the OAuth pages read the session and post forms too); security headers, assets and
+ * pages live in their own context so the JSON API's answers stay as they were.
+ */
+export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
+  const secure = deps.baseUrl?.startsWith("https:") ?? false;
+  const users = new SqlUserStore(deps.db, deps.clock);
+  const sessions = new SqlSessionStore(deps.db);
+  const keyUse = new KeyLastUsed(deps.db, deps.clock, (err) => app.log.warn({ err }, "could not record a key's last use"));
+  keyUse.track(deps.pipeline);
+  const ctx: WebContext = {
+    pipeline: deps.pipeline,
+    users,
+    sessions,
+    clock: deps.clock,
+    throttle: new LoginThrottle(),
+    keyUse,
+    signupOpen: deps.signup === "open",
+    listGrants: deps.listGrants ?? (async () => []),
+    revokeGrant: deps.revokeGrant ?? (async () => false),
+  };
+  configureSessions(app, { sessions, users, clock: deps.clock, secure });
+  app.register(cookie);
+  app.register(formbody, { bodyLimit: 256 * 1024 });
+  app.register(async (web) => {
+    await web.register(helmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", "data:"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'self'"],
+          objectSrc: ["'none'"],
+          // Over plain http this would send every asset request to https, where nothing answers.
+          ...(secure ? { upgradeInsecureRequests: [] } : {}),
+        },
+      },
+      strictTransportSecurity: secure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    });
+    await web.register(fastifyStatic, { root: join(PROJECT_ROOT, "public"), prefix: "/assets/", maxAge: 3_600_000 });
+    await web.register(fastifyStatic, { root: distOf("leaflet"), prefix: "/vendor/leaflet/", decorateReply: false, maxAge: 86_400_000 });
+    await web.register(fastifyStatic, { root: distOf("terra-draw"), prefix: "/vendor/terra-draw/", decorateReply: false, maxAge: 86_400_000 });
+    await web.register(fastifyStatic, { root: distOf("terra-draw-leaflet-adapter"), prefix: "/vendor/terra-draw-leaflet/", decorateReply: false, maxAge: 86_400_000 });
+
+    // Every form carries a token bound to this browser's session; a POST without it is refused before anything runs.
+    web.addHook("preHandler", async (req, reply) => {
+      if (req.method !== "POST") return;
+      if (!verifyCsrf(req, field(req.body, "_csrf"))) {
+        await sendPage(req, reply, { title: "Form expired" }, html`<p>This form could not be accepted: it is out of date or came from another site. Go back, reload the page and send it again.</p>`, 403);
+        return reply;
+      }
+    });
+
+    registerAuthPages(web, ctx);
+    registerAccountPages(web, ctx);
+    registerWebhookPages(web, ctx);
+    registerStationPages(web, ctx, (req: FastifyRequest) => deps.baseUrl ?? `${req.protocol}://${req.host}`);
+    registerZonePages(web, ctx);
+  });
+}
+
+export { csrfToken, currentUser, verifyCsrf } from "./session.ts";
+export type { ConnectedApp } from "./context.ts";

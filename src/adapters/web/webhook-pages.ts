@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  deliveriesRetry,
+  type DeliverySchema,
+  type EndpointSchema,
+  webhooksCreate,
+  webhooksDeliveries,
+  webhooksEnable,
+  webhooksGet,
+  webhooksList,
+  webhooksRotate,
+  webhooksTest,
+} from "../../operations/account.webhooks.ts";
+import type { Operation } from "../../operations/operation.ts";
+import type { z } from "zod";
+import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
+import { html } from "./html.ts";
+import { flash, shownOnce } from "./layout.ts";
+import { runAsAccount } from "./operation-call.ts";
+import { csrfToken, type SessionUser } from "./session.ts";
+
+type Endpoint = z.infer<typeof EndpointSchema>;
+type Delivery = z.infer<typeof DeliverySchema>;
+
+const op = (o: unknown) => o as Operation;
+
+const NOTICES: Record<string, string> = {
+  tested: "A test event was sent; its attempt is at the top of the delivery log.",
+  enabled: "The endpoint is on again.",
+  retried: "The delivery is queued for another attempt now.",
+};
+
+function isoText(iso: string | null): string {
+  return iso === null ? "-" : iso.replace("T", " ").replace(/\.\d{3}Z$|Z$/, " UTC");
+}
+
+/**
+ * Webhook endpoints: add (the spec 6.4 target rules are the API's: a refused URL shows its
+ * reason on the form), the secret shown once, rotation with a grace period, test events,
+ * the delivery log with paging, retries, and turning an endpoint back on. Every action runs
+ * the API operation, so the pages and the API cannot disagree.
+ */
+export function registerWebhookPages(app: FastifyInstance, ctx: WebContext): void {
+  async function listPage(req: FastifyRequest, reply: FastifyReply, user: SessionUser, extra: { secret?: { url: string; secret: string }; error?: string; url?: string; description?: string }, status = 200) {
+    const r = await runAsAccount<Endpoint[]>(ctx.pipeline, op(webhooksList), who(req, user));
+    const endpoints = r.ok ? r.data : [];
+    const csrf = csrfToken(req);
+    return sendPage(
+      req,
+      reply,
+      { title: "Webhooks", current: "/account/webhooks" },
+      html`${extra.secret ? shownOnce(`Signing secret for ${extra.secret.url}.`, "new-secret", extra.secret.secret) : ""}
+${flash("error", extra.error)}
+<p>Alerts (zone entries, sanctions listings of vessels you follow) are sent as signed POSTs to your https endpoints. See the <a href="/docs/webhooks">receiver guide</a>.</p>
+<h2>Add an endpoint</h2>
+<form method="post" action="/account/webhooks" class="stack">
+<input type="hidden" name="_csrf" value="${csrf}">
+<p><label for="webhook-url">URL</label><input id="webhook-url" name="url" type="url" required maxlength="2048" placeholder="https://example.org/hooks/mds" value="${extra.url ?? ""}" aria-describedby="webhook-url-rule${extra.error ? " form-error" : ""}">
+<span id="webhook-url-rule" class="hint">https only, port 443 or 8443, a public host.</span></p>
+<p><label for="webhook-description">Description (optional)</label><input id="webhook-description" name="description" maxlength="200" value="${extra.description ?? ""}"></p>
+<p><button type="submit" id="add-endpoint">Add endpoint</button></p>
+</form>
+<h2>Your endpoints</h2>
+${endpoints.length === 0
+  ? html`<p>No endpoints yet.</p>`
+  : html`<table id="endpoints"><caption>Webhook endpoints</caption>
+<thead><tr><th scope="col">URL</th><th scope="col">Description</th><th scope="col">Status</th><th scope="col">Failures in a row</th><th scope="col">Details</th></tr></thead>
+<tbody>${endpoints.map(
+      (e) => html`<tr><td>${e.url}</td><td>${e.description ?? ""}</td><td>${e.status === "active" ? "active" : `turned off ${isoText(e.disabledAt)}`}</td><td>${e.failureStreak}</td>
+<td><a href="/account/webhooks/${e.id}" aria-label="Details of ${e.url}">Details</a></td></tr>`,
+    )}</tbody></table>`}`,
+      status,
+    );
+  }
+
+  app.get("/account/webhooks", async (req, reply) => {
+    const user = await requireUser(req, reply);
+    if (!user) return reply;
+    return listPage(req, reply, user, {});
+  });
+
+  app.post("/account/webhooks", async (req, reply) => {
+    const user = await requireUser(req, reply);
+    if (!user) return reply;
+    const url = field(req.body, "url").trim();
+    const description = field(req.body, "description").trim();
+    const r = await runAsAccount<Endpoint & { secret: string }>(ctx.pipeline, op(webhooksCreate), who(req, user), { body: { url, ...(description ? { description } : {}) } });
+    if (!r.ok) return listPage(req, reply, user, { error: r.message, url, description }, r.status);
+    return listPage(req, reply, user, { secret: { url: r.data.url, secret: r.data.secret } });
+  });
+
+  async function detailPage(req: FastifyRequest, reply: FastifyReply, user: SessionUser, id: string, extra: { secret?: string; error?: string; notice?: string }, status = 200) {
+    const e = await runAsAccount<Endpoint>(ctx.pipeline, op(webhooksGet), who(req, user), { params: { id } });
+    if (!e.ok) return sendPage(req, reply, { title: "Webhook endpoint" }, html`${flash("error", e.message)}<p><a href="/account/webhooks">Back to webhooks</a></p>`, e.status);
+    const cursor = (req.query as Record<string, unknown>).cursor;
+    const d = await runAsAccount<Delivery[]>(ctx.pipeline, op(webhooksDeliveries), who(req, user), { params: { id }, query: typeof cursor === "string" ? { cursor } : {} });
+    const csrf = csrfToken(req);
+    const ep = e.data;
+    const action = (path: string, label: string, id2: string, fields = html``) =>
+      html`<form method="post" action="/account/webhooks/${ep.id}/${path}" class="inline"><input type="hidden" name="_csrf" value="${csrf}">${fields}<button type="submit" id="${id2}">${label}</button></form>`;
+    return sendPage(
+      req,
+      reply,
+      { title: `Endpoint ${ep.url}`, current: "/account/webhooks" },
+      html`${extra.secret ? shownOnce("New signing secret.", "new-secret", extra.secret) : ""}
+${flash("error", extra.error)}${flash("notice", extra.notice)}
+<p><a href="/account/webhooks">All endpoints</a></p>
+<table id="endpoint"><caption>Endpoint</caption><tbody>
+<tr><th scope="row">URL</th><td>${ep.url}</td></tr>
+<tr><th scope="row">Status</th><td>${ep.status}${ep.disabledReason ? ` (${ep.disabledReason})` : ""}</td></tr>
+<tr><th scope="row">Secret starts with</th><td><code>${ep.secretStart}</code>${ep.previousSecretExpiresAt ? ` (the previous secret also signs until ${isoText(ep.previousSecretExpiresAt)})` : ""}</td></tr>
+<tr><th scope="row">Created</th><td>${isoText(ep.createdAt)}</td></tr>
+</tbody></table>
+<h2>Actions</h2>
+${ep.status === "disabled" ? action("enable", "Turn back on", "enable-endpoint") : ""}
+${action("test", "Send a test event", "send-test")}
+${action("rotate", "Rotate secret", "rotate-secret", html`<label for="grace">Old secret keeps signing for</label> <select id="grace" name="graceHours"><option value="24" selected>24 hours</option><option value="1">1 hour</option><option value="168">7 days</option><option value="0">no time (stop at once)</option></select> `)}
+<h2>Delivery log</h2>
+${!d.ok
+  ? flash("error", d.message)
+  : d.data.length === 0
+    ? html`<p>No deliveries yet.</p>`
+    : html`<table id="deliveries"><caption>Deliveries, newest first</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">HTTP status</th><th scope="col">Duration</th><th scope="col">Error class</th><th scope="col">Attempts</th><th scope="col">Action</th></tr></thead>
+<tbody>${d.data.map((dl) => {
+        const last = dl.log.at(-1);
+        return html`<tr><td>${isoText(dl.createdAt)}</td><td>${dl.eventType}</td><td>${dl.status}</td><td>${last?.statusCode ?? "-"}</td><td>${last?.durationMs !== null && last?.durationMs !== undefined ? `${last.durationMs} ms` : "-"}</td><td>${last?.errorClass ?? "-"}</td><td>${dl.attempts}</td>
+<td><form method="post" action="/account/deliveries/${dl.id}/retry" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="endpoint" value="${ep.id}"><button type="submit" aria-label="Retry delivery ${dl.id}">Retry</button></form></td></tr>`;
+      })}</tbody></table>
+${d.next ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURIComponent(d.next)}" rel="next">Older deliveries</a></p>` : ""}`}`,
+      status,
+    );
+  }
+
+  app.get("/account/webhooks/:id", async (req, reply) => {
+    const user = await requireUser(req, reply);
+    if (!user) return reply;
+    const { id } = req.params as { id: string };
+    const done = String((req.query as Record<string, unknown>).done ?? "");
+    return detailPage(req, reply, user, id, { notice: NOTICES[done] });
+  });
+
+  const simple = (path: string, operation: Operation, done: string) =>
+    app.post(`/account/webhooks/:id/${path}`, async (req, reply) => {
+      const user = await requireUser(req, reply);
+      if (!user) return reply;
+      const { id } = req.params as { id: string };
+      const r = await runAsAccount(ctx.pipeline, operation, who(req, user), { params: { id } });
+      if (!r.ok) return detailPage(req, reply, user, id, { error: r.message }, r.status);
+      return reply.redirect(`/account/webhooks/${encodeURIComponent(id)}?done=${done}`, 303);
+    });
+  simple("test", op(webhooksTest), "tested");
+  simple("enable", op(webhooksEnable), "enabled");
+
+  app.post("/account/webhooks/:id/rotate", async (req, reply) => {
+    const user = await requireUser(req, reply);
+    if (!user) return reply;
+    const { id } = req.params as { id: string };
+    const grace = field(req.body, "graceHours");
+    const r = await runAsAccount<Endpoint & { secret: string }>(ctx.pipeline, op(webhooksRotate), who(req, user), { params: { id }, body: grace === "" ? {} : { graceHours: Number(grace) } });
+    if (!r.ok) return detailPage(req, reply, user, id, { error: r.message }, r.status);
+    // The new secret is on this answer only.
+    return detailPage(req, reply, user, id, { secret: r.data.secret });
+  });
+
+  app.post("/account/deliveries/:id/retry", async (req, reply) => {
+    const user = await requireUser(req, reply);
+    if (!user) return reply;
+    const { id } = req.params as { id: string };
+    const endpoint = field(req.body, "endpoint");
+    const r = await runAsAccount(ctx.pipeline, op(deliveriesRetry), who(req, user), { params: { id } });
+    if (!/^wh_\d+$/.test(endpoint)) return reply.redirect("/account/webhooks", 303);
+    if (!r.ok) return detailPage(req, reply, user, endpoint, { error: r.message }, r.status);
+    return reply.redirect(`/account/webhooks/${endpoint}?done=retried`, 303);
+  });
+}
