@@ -2,6 +2,7 @@ import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/ale
 import { entitlements } from "../../domain/plans.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
+import { directMatch } from "../../domain/sanctions/matching.ts";
 import type { AccountStore } from "../../ports/accounts.ts";
 import type { AlertStore, Follow } from "../../ports/alerts.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -57,7 +58,8 @@ export class SanctionsAlerts {
         if (e.baseline || e.action !== "listed") continue;
         const followers = await this.#d.alerts.vesselFollowers(e.imos, e.mmsis);
         const byAccount = new Map<string, Follow>();
-        for (const f of followers) if (!byAccount.has(f.accountId)) byAccount.set(f.accountId, f);
+        // The listing concerns a followed vessel by the same rule screening applies to its id.
+        for (const f of followers) if (!byAccount.has(f.accountId) && followMatches(f, e)) byAccount.set(f.accountId, f);
         for (const [accountId, follow] of byAccount) alerts.push(await this.#alert(e, accountId, follow));
       }
       const now = this.#d.clock.now();
@@ -105,4 +107,10 @@ export class SanctionsAlerts {
         ),
     };
   }
+}
+
+function followMatches(f: Follow, e: SanctionsEvent): boolean {
+  const byImo = f.imo !== null && directMatch({ kind: "imo", imo: f.imo }, e) !== null;
+  const byMmsi = f.mmsi !== null && directMatch({ kind: "mmsi", mmsi: f.mmsi }, e) !== null;
+  return byImo || byMmsi;
 }
