@@ -74,7 +74,7 @@ export const zonesCreate = defineOperation({
   output: { data: ZoneSchema },
   responseType: "zone",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = alertLimits(ctx.principal.entitlements).zones;
@@ -96,7 +96,7 @@ export const zonesList = defineOperation({
   output: { data: z.array(ZoneSchema) },
   responseType: "zones",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.alerts.listZones(accountOf(ctx))).map(zoneView) };
   },
@@ -113,7 +113,7 @@ export const zonesDelete = defineOperation({
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     if (!(await ctx.services.alerts.deleteZone(accountId, input.id))) throw notFound("zone", formatId("zone", input.id));
@@ -161,7 +161,7 @@ export const followsCreate = defineOperation({
   output: { data: FollowSchema },
   responseType: "follow",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = alertLimits(ctx.principal.entitlements).follows;
@@ -183,7 +183,7 @@ export const followsList = defineOperation({
   output: { data: z.array(FollowSchema) },
   responseType: "follows",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.alerts.listFollows(accountOf(ctx))).map(followView) };
   },
@@ -200,7 +200,7 @@ export const followsDelete = defineOperation({
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     if (!(await ctx.services.alerts.deleteFollow(accountOf(ctx), input.id))) throw notFound("follow", formatId("follow", input.id));
     return { data: { id: formatId("follow", input.id), deleted: true as const } };
@@ -223,7 +223,7 @@ export const savedSearchesCreate = defineOperation({
   output: { data: SavedSearchSchema },
   responseType: "saved_search",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const limit = alertLimits(ctx.principal.entitlements).savedSearches;
     const r = await ctx.services.alerts.addSavedSearch(accountOf(ctx), { name: input.name, q: input.q, kind: input.kind ?? null }, limit, ctx.now);
@@ -243,7 +243,7 @@ export const savedSearchesList = defineOperation({
   output: { data: z.array(SavedSearchSchema) },
   responseType: "saved_searches",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.alerts.listSavedSearches(accountOf(ctx))).map(searchView) };
   },
@@ -260,7 +260,7 @@ export const savedSearchesDelete = defineOperation({
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     if (!(await ctx.services.alerts.deleteSavedSearch(accountOf(ctx), input.id))) throw notFound("saved search", formatId("search", input.id));
     return { data: { id: formatId("search", input.id), deleted: true as const } };

@@ -148,7 +148,7 @@ export const webhooksCreate = defineOperation({
   output: { data: EndpointWithSecretSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = ctx.principal.entitlements.webhookEndpoints;
@@ -171,7 +171,7 @@ export const webhooksList = defineOperation({
   output: { data: z.array(EndpointSchema) },
   responseType: "webhook_endpoints",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.webhooks.listEndpoints(accountOf(ctx))).map((e) => endpointView(e, ctx.now)) };
   },
@@ -188,7 +188,7 @@ export const webhooksGet = defineOperation({
   output: { data: EndpointSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     return { data: endpointView(await owned(ctx, input.id), ctx.now) };
   },
@@ -208,7 +208,7 @@ export const webhooksUpdate = defineOperation({
   output: { data: EndpointSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const { id, ...patch } = input;
     const e = await ctx.services.webhooks.updateEndpoint(accountOf(ctx), id, patch, ctx.now);
@@ -228,7 +228,7 @@ export const webhooksDelete = defineOperation({
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     if (!(await ctx.services.webhooks.deleteEndpoint(accountOf(ctx), input.id))) throw notFound("webhook endpoint", formatId("wh", input.id));
     return { data: { id: formatId("wh", input.id), deleted: true as const } };
@@ -248,7 +248,7 @@ export const webhooksTest = defineOperation({
   output: { data: z.object({ eventId: z.string(), delivery: DeliverySchema }) },
   responseType: "webhook_test",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const r = await ctx.services.webhookDispatch.sendTest(accountId, input.id);
@@ -273,7 +273,7 @@ export const webhooksRotate = defineOperation({
   output: { data: EndpointWithSecretSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const secret = newWebhookSecret();
     const until = ctx.now + (input.graceHours ?? 24) * 3_600_000;
@@ -296,7 +296,7 @@ export const webhooksEnable = defineOperation({
   output: { data: EndpointSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const e = await ctx.services.webhooks.enableEndpoint(accountOf(ctx), input.id, ctx.now);
     if (!e) throw notFound("webhook endpoint", formatId("wh", input.id));
@@ -329,7 +329,7 @@ export const webhooksDeliveries = defineOperation({
   responseType: "webhook_deliveries",
   apiVersion: "1",
   paged: true,
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     await owned(ctx, input.id);
@@ -360,7 +360,7 @@ export const deliveriesRetry = defineOperation({
   output: { data: DeliverySchema },
   responseType: "webhook_delivery",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const r = await ctx.services.webhooks.retryDelivery(accountOf(ctx), input.id, ctx.now);
     if (!r.ok) {

@@ -65,7 +65,7 @@ export const meStations = defineOperation({
   output: { data: z.array(StationHealthSchema) },
   responseType: "my_stations",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     const p = ctx.principal;
     if (p.kind !== "key") throw new Error("me.stations runs only for keys");

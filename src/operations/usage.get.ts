@@ -25,7 +25,7 @@ export const usageGet = defineOperation({
   output: { data: UsageSchema },
   responseType: "usage",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     const p = ctx.principal;
     if (p.kind !== "key") throw new Error("usage.get runs only for keys");
