@@ -4,7 +4,8 @@ import { validatePolygon } from "../domain/alerts/geometry.ts";
 import { AppError, invalidParameter } from "../domain/errors.ts";
 import { parseImo, parseMmsi, parseUnlocode } from "../domain/identifiers.ts";
 import type { Follow, SavedSearch, Zone } from "../ports/alerts.ts";
-import { accountOf, DeletedSchema, formatId, idParam, iso, limitReached, nameField, notFound } from "./account.common.ts";
+import { formatId } from "../domain/ids.ts";
+import { accountOf, DeletedSchema, idParam, iso, limitReached, nameField, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 
 /**
@@ -109,7 +110,7 @@ export const zonesDelete = defineOperation({
   summary: "Delete a zone",
   description: "Deletes a zone; it raises no more alerts. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("zone", "a zone") }),
+  input: z.strictObject({ id: idParam("zone") }),
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
@@ -196,7 +197,7 @@ export const followsDelete = defineOperation({
   summary: "Stop following",
   description: "Deletes a follow. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("follow", "a follow") }),
+  input: z.strictObject({ id: idParam("follow") }),
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
@@ -256,7 +257,7 @@ export const savedSearchesDelete = defineOperation({
   summary: "Delete a saved search",
   description: "Deletes a saved search. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("search", "a saved search") }),
+  input: z.strictObject({ id: idParam("search") }),
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",

@@ -5,7 +5,8 @@ import { productionPolicy } from "../domain/webhooks/address-policy.ts";
 import { checkTargetUrl, MAX_URL_LENGTH } from "../domain/webhooks/endpoint-url.ts";
 import { newWebhookSecret } from "../domain/webhooks/signature.ts";
 import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookEndpoint } from "../ports/webhooks.ts";
-import { accountOf, DeletedSchema, formatId, idParam, iso, limitReached, nameField, notFound, timeParam } from "./account.common.ts";
+import { formatId } from "../domain/ids.ts";
+import { accountOf, DeletedSchema, idParam, iso, limitReached, nameField, notFound, timeParam } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 import { cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
 
@@ -126,7 +127,7 @@ const eventsField = z
   .max(EVENT_TYPES.length)
   .transform((v) => [...new Set(v)]);
 
-const whId = idParam("wh", "a webhook endpoint");
+const whId = idParam("wh");
 
 async function owned(ctx: Parameters<typeof accountOf>[0], id: number): Promise<WebhookEndpoint> {
   const e = await ctx.services.webhooks.getEndpoint(accountOf(ctx), id);
@@ -318,7 +319,7 @@ export const webhooksDeliveries = defineOperation({
   auth: "key",
   input: z.strictObject({
     id: whId,
-    event: idParam("evt", "an event").optional(),
+    event: idParam("evt").optional(),
     status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(", ")}` }).optional(),
     from: timeParam.optional(),
     to: timeParam.optional(),
@@ -356,7 +357,7 @@ export const deliveriesRetry = defineOperation({
     "One more attempt of a delivery now, with the same event id (receivers de-duplicate on it). A delivery waiting for a scheduled retry is brought forward; a delivered, given-up " +
     "or failed one gets one extra attempt and keeps its state unless it succeeds; one skipped while its endpoint was off takes up its schedule. Refused (409) while the endpoint is off. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("dlv", "a delivery") }),
+  input: z.strictObject({ id: idParam("dlv") }),
   output: { data: DeliverySchema },
   responseType: "webhook_delivery",
   apiVersion: "1",

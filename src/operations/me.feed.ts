@@ -7,7 +7,7 @@ import { intParam } from "./params.ts";
 /** ITU navigational status 15, "not defined": what a report without a status (Class B) means. */
 const NAV_STATUS_NOT_DEFINED = 15;
 
-export const FeedRowSchema = z.object({
+const FeedRowSchema = z.object({
   station: z.object({ id: z.number().int(), name: z.string() }),
   mmsi: z.number().int(),
   time: z.string(),

@@ -4,7 +4,7 @@ import { sourced } from "../domain/rights/sourced.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
 import { defineOperation } from "./operation.ts";
 import { unlocodeParam } from "./params.ts";
-import { coordinatesOf } from "./ports.list.ts";
+import { coordinatesOf } from "./projections/port-coordinates.ts";
 
 export const portsGet = defineOperation({
   id: "ports.get",

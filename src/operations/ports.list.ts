@@ -1,23 +1,17 @@
 import { z } from "zod";
 import { sourced } from "../domain/rights/sourced.ts";
-import type { PortRow } from "../ports/reference.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
 import { defineOperation } from "./operation.ts";
+import { coordinatesOf } from "./projections/port-coordinates.ts";
 import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam, iso2Param } from "./params.ts";
 
-export const PortListRowSchema = z.object({
+const PortListRowSchema = z.object({
   unlocode: z.string(),
   name: z.string(),
   country: z.string(),
   coordinates: CoordinatesSchema.nullable().optional(),
   api: z.string(),
 });
-
-/** A row's coordinates carry their own source: UN/LOCODE, the World Port Index, or a geocoder. */
-export function coordinatesOf(p: PortRow, options: { countRows: boolean; whenWithheld: "omit" | "null" }) {
-  if (p.lat === null || p.lon === null || p.coordSource === null) return null;
-  return sourced("coordinates", [p.coordSource], { lat: p.lat, lon: p.lon, source: p.coordSource }, { ...options, leaf: true });
-}
 
 export const portsList = defineOperation({
   id: "ports.list",

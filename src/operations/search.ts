@@ -7,11 +7,11 @@ import type { VesselRecord } from "../ports/vessels.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { visibleStations } from "./projections/visible-vessel.ts";
 
-export const SEARCH_KINDS = ["vessel", "port", "flag"] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
+const SEARCH_KINDS = ["vessel", "port", "flag"] as const;
+type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** Hits per answer. */
-export const SEARCH_LIMIT = 20;
+const SEARCH_LIMIT = 20;
 
 const qParam = z
   .string()
@@ -46,7 +46,7 @@ const kindParam = z
     return SEARCH_KINDS.filter((k) => out.has(k));
   });
 
-export const SearchHitSchema = z.object({
+const SearchHitSchema = z.object({
   kind: z.enum(SEARCH_KINDS),
   id: z.string(),
   name: z.string(),

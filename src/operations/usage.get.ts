@@ -2,7 +2,7 @@ import { z } from "zod";
 import { billingPeriod, periodResetsAt } from "./billing-period.ts";
 import { defineOperation } from "./operation.ts";
 
-export const UsageSchema = z.object({
+const UsageSchema = z.object({
   tier: z.string(),
   plans: z.array(z.string()),
   commercialUse: z.boolean(),

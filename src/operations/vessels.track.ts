@@ -30,7 +30,7 @@ const timeParam = z.string().transform((v, ctx) => {
   return t;
 });
 
-export const TrackPointSchema = z.object({
+const TrackPointSchema = z.object({
   time: z.string(),
   lat: z.number(),
   lon: z.number(),

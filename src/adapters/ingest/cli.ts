@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { hashSecret, newSecret } from "../../domain/secrets.ts";
 import type { Service } from "../../main.ts";
-import { stationHealth, type StationHealth } from "../../operations/me.stations.ts";
+import { stationHealth, type StationHealth } from "../../operations/projections/station-health.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { LineSplitter } from "./lines.ts";
 import { directSender, parseTarget, type Simulator, senderFor, startSimulator } from "./simulator/index.ts";

@@ -1,4 +1,5 @@
 import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
+import { formatId } from "../../domain/ids.ts";
 import { entitlements } from "../../domain/plans.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
@@ -95,7 +96,7 @@ export class SanctionsAlerts {
             occurredAt,
             derived: false,
             subject,
-            followId: `follow_${follow.id}`,
+            followId: formatId("follow", follow.id),
             zone: null,
             savedSearch: null,
             factBase: { t: "sanctions", action: e.action, list: e.list, program: e.program, sourceId: e.sourceId },
