@@ -1,26 +1,28 @@
 /**
  * The one table of errors a client can see. REST maps a code to its HTTP status,
  * MCP to a tool result with isError; docs/errors.md is kept in step by a test.
+ * `message` is the default wording of the failure; `hint` says what to do about it, for a
+ * model reading an MCP tool result (it cannot read the docs page the REST body links to).
  */
 export const ERROR_CODES = {
-  missing_api_key: { status: 401, retryable: false, message: "This operation needs an API key: send `Authorization: Bearer <API_KEY>`." },
-  invalid_api_key: { status: 401, retryable: false, message: "The API key is not valid. Check that it was copied whole." },
-  api_key_revoked: { status: 401, retryable: false, message: "The API key has been revoked. Create a new key." },
-  invalid_parameter: { status: 400, retryable: false, message: "A parameter is missing or does not follow its rule." },
-  not_found: { status: 404, retryable: false, message: "No such resource." },
-  route_not_found: { status: 404, retryable: false, message: "No operation answers at this method and path." },
-  plan_lacks_feature: { status: 403, retryable: false, message: "The plan of this key does not include this feature." },
-  credits_exhausted: { status: 402, retryable: false, message: "The account's monthly credits are used up; they reset at the start of next month (UTC)." },
-  rate_limited: { status: 429, retryable: true, message: "Too many requests for this key; wait for Retry-After seconds." },
-  archive_unavailable: { status: 503, retryable: true, message: "The position archive (older than 90 days) cannot be reached right now; retry later. Not charged." },
-  service_unavailable: { status: 503, retryable: true, message: "A backing store cannot be reached right now; retry later. Not charged." },
-  internal_error: { status: 500, retryable: true, message: "Something went wrong on our side. Not charged." },
-  station_unauthenticated: { status: 401, retryable: false, message: "Station ingest needs `Authorization: Bearer <station secret>` of a known station." },
-  payload_too_large: { status: 413, retryable: false, message: "The request body is larger than this endpoint accepts; send it in smaller parts." },
-  unsupported_media_type: { status: 415, retryable: false, message: "The request body must be sent with the content type this endpoint accepts." },
-  limit_reached: { status: 403, retryable: false, message: "The account already has as many of these as its plans allow; delete one or move to a larger plan." },
-  conflict: { status: 409, retryable: false, message: "The resource is not in a state that allows this action." },
-} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
+  missing_api_key: { status: 401, retryable: false, message: "This operation needs an API key: send `Authorization: Bearer <API_KEY>`.", hint: "Configure the MCP client with the header `Authorization: Bearer <API_KEY>`." },
+  invalid_api_key: { status: 401, retryable: false, message: "The API key is not valid. Check that it was copied whole.", hint: "Configure the MCP client with a valid key in `Authorization: Bearer <API_KEY>`." },
+  api_key_revoked: { status: 401, retryable: false, message: "The API key has been revoked. Create a new key.", hint: "The key was revoked; configure the MCP client with a new key." },
+  invalid_parameter: { status: 400, retryable: false, message: "A parameter is missing or does not follow its rule.", hint: "Correct that argument (see the tool's input schema) and call again." },
+  not_found: { status: 404, retryable: false, message: "No such resource.", hint: "Check the identifier; nothing was charged." },
+  route_not_found: { status: 404, retryable: false, message: "No operation answers at this method and path.", hint: "Check the method and path against the OpenAPI document; nothing was charged." },
+  plan_lacks_feature: { status: 403, retryable: false, message: "The plan of this key does not include this feature.", hint: "The API key's account needs one of the plans named; tell the user to upgrade or to use a key of such an account. Nothing was charged." },
+  credits_exhausted: { status: 402, retryable: false, message: "The account's monthly credits are used up; they reset at the start of next month (UTC).", hint: "The monthly credits reset on the 1st (UTC); `get_usage` shows the balance. Tell the user, or use fewer or cheaper calls. Nothing was charged." },
+  rate_limited: { status: 429, retryable: true, message: "Too many requests for this key; wait for Retry-After seconds.", hint: "Wait the number of seconds given in `retryAfter`, then call again." },
+  archive_unavailable: { status: 503, retryable: true, message: "The position archive (older than 90 days) cannot be reached right now; retry later. Not charged.", hint: "Retry later, or ask for a window within the last 90 days. Nothing was charged." },
+  service_unavailable: { status: 503, retryable: true, message: "A backing store cannot be reached right now; retry later. Not charged.", hint: "Retry in a little while. Nothing was charged." },
+  internal_error: { status: 500, retryable: true, message: "Something went wrong on our side. Not charged.", hint: "Retry once; if it fails again, report the request id. Nothing was charged." },
+  station_unauthenticated: { status: 401, retryable: false, message: "Station ingest needs `Authorization: Bearer <station secret>` of a known station.", hint: "Configure the station with the secret `npx mds stations create` printed." },
+  payload_too_large: { status: 413, retryable: false, message: "The request body is larger than this endpoint accepts; send it in smaller parts.", hint: "Send the lines in smaller parts." },
+  unsupported_media_type: { status: 415, retryable: false, message: "The request body must be sent with the content type this endpoint accepts.", hint: "Send the body with the content type the endpoint names." },
+  limit_reached: { status: 403, retryable: false, message: "The account already has as many of these as its plans allow; delete one or move to a larger plan.", hint: "Delete one you no longer need, or move the account to a larger plan." },
+  conflict: { status: 409, retryable: false, message: "The resource is not in a state that allows this action.", hint: "Check the resource's state (for a delivery: its endpoint is on and it is not being sent) and try again." },
+} as const satisfies Record<string, { status: number; retryable: boolean; message: string; hint: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -4,7 +4,8 @@ import { validatePolygon } from "../domain/alerts/geometry.ts";
 import { AppError, invalidParameter } from "../domain/errors.ts";
 import { parseImo, parseMmsi, parseUnlocode } from "../domain/identifiers.ts";
 import type { Follow, SavedSearch, Zone } from "../ports/alerts.ts";
-import { accountOf, DeletedSchema, formatId, idParam, iso, limitReached, nameField, notFound } from "./account.common.ts";
+import { formatId } from "../domain/ids.ts";
+import { accountOf, DeletedSchema, idParam, iso, limitReached, nameField, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 
 /**
@@ -74,7 +75,7 @@ export const zonesCreate = defineOperation({
   output: { data: ZoneSchema },
   responseType: "zone",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = alertLimits(ctx.principal.entitlements).zones;
@@ -96,7 +97,7 @@ export const zonesList = defineOperation({
   output: { data: z.array(ZoneSchema) },
   responseType: "zones",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.alerts.listZones(accountOf(ctx))).map(zoneView) };
   },
@@ -109,11 +110,11 @@ export const zonesDelete = defineOperation({
   summary: "Delete a zone",
   description: "Deletes a zone; it raises no more alerts. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("zone", "a zone") }),
+  input: z.strictObject({ id: idParam("zone") }),
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     if (!(await ctx.services.alerts.deleteZone(accountId, input.id))) throw notFound("zone", formatId("zone", input.id));
@@ -161,7 +162,7 @@ export const followsCreate = defineOperation({
   output: { data: FollowSchema },
   responseType: "follow",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = alertLimits(ctx.principal.entitlements).follows;
@@ -183,7 +184,7 @@ export const followsList = defineOperation({
   output: { data: z.array(FollowSchema) },
   responseType: "follows",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.alerts.listFollows(accountOf(ctx))).map(followView) };
   },
@@ -196,11 +197,11 @@ export const followsDelete = defineOperation({
   summary: "Stop following",
   description: "Deletes a follow. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("follow", "a follow") }),
+  input: z.strictObject({ id: idParam("follow") }),
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     if (!(await ctx.services.alerts.deleteFollow(accountOf(ctx), input.id))) throw notFound("follow", formatId("follow", input.id));
     return { data: { id: formatId("follow", input.id), deleted: true as const } };
@@ -223,7 +224,7 @@ export const savedSearchesCreate = defineOperation({
   output: { data: SavedSearchSchema },
   responseType: "saved_search",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const limit = alertLimits(ctx.principal.entitlements).savedSearches;
     const r = await ctx.services.alerts.addSavedSearch(accountOf(ctx), { name: input.name, q: input.q, kind: input.kind ?? null }, limit, ctx.now);
@@ -243,7 +244,7 @@ export const savedSearchesList = defineOperation({
   output: { data: z.array(SavedSearchSchema) },
   responseType: "saved_searches",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.alerts.listSavedSearches(accountOf(ctx))).map(searchView) };
   },
@@ -256,11 +257,11 @@ export const savedSearchesDelete = defineOperation({
   summary: "Delete a saved search",
   description: "Deletes a saved search. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("search", "a saved search") }),
+  input: z.strictObject({ id: idParam("search") }),
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     if (!(await ctx.services.alerts.deleteSavedSearch(accountOf(ctx), input.id))) throw notFound("saved search", formatId("search", input.id));
     return { data: { id: formatId("search", input.id), deleted: true as const } };

@@ -1,29 +1,23 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
+import { idRule, type IdPrefix, parseId } from "../domain/ids.ts";
 import type { OperationContext } from "./operation.ts";
 
 /**
  * What the account operations (webhooks, deliveries, zones, follows, saved searches)
- * share: the caller's account, prefixed ids, and errors built fresh so that another
+ * share: the caller's account, prefixed id parameters, and errors built fresh so that another
  * account's object is indistinguishable from one that never existed.
  */
 
-export type IdPrefix = "wh" | "dlv" | "zone" | "follow" | "search" | "evt";
-
-export function formatId(prefix: IdPrefix, id: number): string {
-  return `${prefix}_${id}`;
-}
-
 /** A path or query id such as `wh_12`. */
-export function idParam(prefix: IdPrefix, what: string) {
-  const pattern = new RegExp(`^${prefix}_([1-9][0-9]{0,14})$`);
+export function idParam(prefix: IdPrefix) {
   return z.string().transform((v, ctx) => {
-    const m = pattern.exec(v);
-    if (!m) {
-      ctx.addIssue({ code: "custom", message: `must be ${what} id such as ${prefix}_12` });
+    const id = parseId(prefix, v);
+    if (id === null) {
+      ctx.addIssue({ code: "custom", message: idRule(prefix) });
       return z.NEVER;
     }
-    return Number(m[1]);
+    return id;
   });
 }
 

@@ -5,7 +5,8 @@ import { productionPolicy } from "../domain/webhooks/address-policy.ts";
 import { checkTargetUrl, MAX_URL_LENGTH } from "../domain/webhooks/endpoint-url.ts";
 import { newWebhookSecret } from "../domain/webhooks/signature.ts";
 import type { Delivery, DeliveryAttempt, DeliveryStatus, WebhookEndpoint } from "../ports/webhooks.ts";
-import { accountOf, DeletedSchema, formatId, idParam, iso, limitReached, nameField, notFound, timeParam } from "./account.common.ts";
+import { formatId } from "../domain/ids.ts";
+import { accountOf, DeletedSchema, idParam, iso, limitReached, nameField, notFound, timeParam } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 import { cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
 
@@ -126,7 +127,7 @@ const eventsField = z
   .max(EVENT_TYPES.length)
   .transform((v) => [...new Set(v)]);
 
-const whId = idParam("wh", "a webhook endpoint");
+const whId = idParam("wh");
 
 async function owned(ctx: Parameters<typeof accountOf>[0], id: number): Promise<WebhookEndpoint> {
   const e = await ctx.services.webhooks.getEndpoint(accountOf(ctx), id);
@@ -148,7 +149,7 @@ export const webhooksCreate = defineOperation({
   output: { data: EndpointWithSecretSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = ctx.principal.entitlements.webhookEndpoints;
@@ -171,7 +172,7 @@ export const webhooksList = defineOperation({
   output: { data: z.array(EndpointSchema) },
   responseType: "webhook_endpoints",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.webhooks.listEndpoints(accountOf(ctx))).map((e) => endpointView(e, ctx.now)) };
   },
@@ -188,7 +189,7 @@ export const webhooksGet = defineOperation({
   output: { data: EndpointSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     return { data: endpointView(await owned(ctx, input.id), ctx.now) };
   },
@@ -208,7 +209,7 @@ export const webhooksUpdate = defineOperation({
   output: { data: EndpointSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const { id, ...patch } = input;
     const e = await ctx.services.webhooks.updateEndpoint(accountOf(ctx), id, patch, ctx.now);
@@ -228,7 +229,7 @@ export const webhooksDelete = defineOperation({
   output: { data: DeletedSchema },
   responseType: "deleted",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     if (!(await ctx.services.webhooks.deleteEndpoint(accountOf(ctx), input.id))) throw notFound("webhook endpoint", formatId("wh", input.id));
     return { data: { id: formatId("wh", input.id), deleted: true as const } };
@@ -248,7 +249,7 @@ export const webhooksTest = defineOperation({
   output: { data: z.object({ eventId: z.string(), delivery: DeliverySchema }) },
   responseType: "webhook_test",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const r = await ctx.services.webhookDispatch.sendTest(accountId, input.id);
@@ -273,7 +274,7 @@ export const webhooksRotate = defineOperation({
   output: { data: EndpointWithSecretSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const secret = newWebhookSecret();
     const until = ctx.now + (input.graceHours ?? 24) * 3_600_000;
@@ -296,7 +297,7 @@ export const webhooksEnable = defineOperation({
   output: { data: EndpointSchema },
   responseType: "webhook_endpoint",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const e = await ctx.services.webhooks.enableEndpoint(accountOf(ctx), input.id, ctx.now);
     if (!e) throw notFound("webhook endpoint", formatId("wh", input.id));
@@ -318,7 +319,7 @@ export const webhooksDeliveries = defineOperation({
   auth: "key",
   input: z.strictObject({
     id: whId,
-    event: idParam("evt", "an event").optional(),
+    event: idParam("evt").optional(),
     status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(", ")}` }).optional(),
     from: timeParam.optional(),
     to: timeParam.optional(),
@@ -329,7 +330,7 @@ export const webhooksDeliveries = defineOperation({
   responseType: "webhook_deliveries",
   apiVersion: "1",
   paged: true,
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     await owned(ctx, input.id);
@@ -356,11 +357,11 @@ export const deliveriesRetry = defineOperation({
     "One more attempt of a delivery now, with the same event id (receivers de-duplicate on it). A delivery waiting for a scheduled retry is brought forward; a delivered, given-up " +
     "or failed one gets one extra attempt and keeps its state unless it succeeds; one skipped while its endpoint was off takes up its schedule. Refused (409) while the endpoint is off. Free.",
   auth: "key",
-  input: z.strictObject({ id: idParam("dlv", "a delivery") }),
+  input: z.strictObject({ id: idParam("dlv") }),
   output: { data: DeliverySchema },
   responseType: "webhook_delivery",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx, input) {
     const r = await ctx.services.webhooks.retryDelivery(accountOf(ctx), input.id, ctx.now);
     if (!r.ok) {

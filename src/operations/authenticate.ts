@@ -3,7 +3,7 @@ import { ANONYMOUS_RATE_PER_SECOND, entitlements } from "../domain/plans.ts";
 import { hashSecret, KEY_PATTERN, sameDigest } from "../domain/secrets.ts";
 import type { AccountStore, KeyPrincipalRecord } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { Principal } from "./operation.ts";
+import type { Principal } from "./principal.ts";
 
 /** How long a key lookup is remembered; a revocation by another process takes effect within this. */
 export const KEY_CACHE_TTL_MS = 5_000;
@@ -12,17 +12,39 @@ export const KEY_CACHE_TTL_MS = 5_000;
 const ANONYMOUS = { ...entitlements(null, null), plans: [], ratePerSecond: ANONYMOUS_RATE_PER_SECOND, monthlyCredits: 0 };
 
 /**
- * Bearer key -> principal. Keys are looked up by their SHA-256 and the stored digest is
- * compared in constant time; results are cached briefly to keep the store off the hot path.
+ * Turns the Authorization header of a request into the principal the pipeline runs for.
+ * Adapters call it once per request (REST in its route, MCP in its /mcp gate) and hand the
+ * principal to execute(). Throws an AppError (missing_api_key, invalid_api_key,
+ * api_key_revoked) when the credential is refused.
  */
-export class KeyAuthenticator {
+export interface Authenticator {
+  authenticate(authorization: string | undefined, required: boolean, clientAddress: string): Promise<Principal>;
+  /** Drops whatever is cached, so a revocation takes effect at once (tests, the command line). */
+  forget(): void;
+}
+
+/** A second kind of credential: resolves its own bearer strings, null for strings it does not issue. */
+export interface TokenVerifier {
+  verify(token: string, clientAddress: string): Promise<Principal | null>;
+}
+
+/**
+ * Bearer credential -> principal. API keys (`mds_sk_...`) are looked up by their SHA-256 and
+ * the stored digest is compared in constant time; results are cached briefly to keep the
+ * store off the hot path. Anything else that looks like a bearer token goes to the token
+ * verifier, when one is given: that is where OAuth access tokens (opaque strings, issued
+ * and stored by the OAuth adapter) plug in, without the pipeline or the adapters changing.
+ */
+export class KeyAuthenticator implements Authenticator {
   readonly #accounts: AccountStore;
   readonly #clock: Clock;
+  readonly #tokens: TokenVerifier | undefined;
   readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; hash: string; until: number }>();
 
-  constructor(accounts: AccountStore, clock: Clock) {
+  constructor(accounts: AccountStore, clock: Clock, tokens?: TokenVerifier) {
     this.#accounts = accounts;
     this.#clock = clock;
+    this.#tokens = tokens;
   }
 
   forget(): void {
@@ -32,16 +54,28 @@ export class KeyAuthenticator {
   async authenticate(authorization: string | undefined, required: boolean, clientAddress: string): Promise<Principal> {
     if (authorization === undefined || authorization.trim() === "") {
       if (required) throw new AppError("missing_api_key");
-      return { kind: "anonymous", entitlements: ANONYMOUS, clientAddress };
+      return { kind: "anonymous", subject: `ip:${clientAddress}`, entitlements: ANONYMOUS, clientAddress };
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!m) throw new AppError("invalid_api_key", "The Authorization header must be `Bearer <API_KEY>`.");
-    const key = m[1]!;
-    if (!KEY_PATTERN.test(key)) throw new AppError("invalid_api_key");
-    const record = await this.#lookup(key);
+    const credential = m[1]!;
+    if (!KEY_PATTERN.test(credential)) {
+      // Not an API key: the one other kind of bearer credential, when the service issues one.
+      const principal = this.#tokens ? await this.#tokens.verify(credential, clientAddress) : null;
+      if (!principal) throw new AppError("invalid_api_key");
+      return principal;
+    }
+    const record = await this.#lookup(credential);
     if (!record) throw new AppError("invalid_api_key");
     if (record.revoked) throw new AppError("api_key_revoked");
-    return { kind: "key", keyId: record.keyId, accountId: record.accountId, entitlements: entitlements(record.webPlan, record.apiPlan), clientAddress };
+    return {
+      kind: "key",
+      subject: `key:${record.keyId}`,
+      keyId: record.keyId,
+      accountId: record.accountId,
+      entitlements: entitlements(record.webPlan, record.apiPlan),
+      clientAddress,
+    };
   }
 
   async #lookup(key: string): Promise<KeyPrincipalRecord | null> {
@@ -55,4 +89,3 @@ export class KeyAuthenticator {
     return record;
   }
 }
-

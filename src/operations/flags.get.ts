@@ -13,7 +13,7 @@ export const flagsGet = defineOperation({
   summary: "A flag registry's page",
   description: "The flag registry of one country (ISO 3166-1 alpha-2, case-insensitive): the country, its Maritime Identification Digits (MMSI prefixes), flag-of-convenience status where known, and a link to its ports.",
   auth: "optional",
-  input: z.strictObject({ iso2: iso2Param }),
+  input: z.strictObject({ iso2: iso2Param.describe("ISO 3166-1 alpha-2 country code, case-insensitive, e.g. PA.") }),
   output: {
     top: { iso2: z.string(), name: z.string(), api: z.string(), generatedAt: z.string() },
     data: z.object({
@@ -25,7 +25,7 @@ export const flagsGet = defineOperation({
   },
   responseType: "flag",
   apiVersion: "preview",
-  cost: () => 1,
+  cost: 1,
   async run(ctx, input) {
     const flag = await ctx.services.flags.get(input.iso2);
     if (!flag) throw new AppError("not_found", `No country or territory with ISO 3166-1 code ${input.iso2}.`);

@@ -7,7 +7,7 @@ import { intParam } from "./params.ts";
 /** ITU navigational status 15, "not defined": what a report without a status (Class B) means. */
 const NAV_STATUS_NOT_DEFINED = 15;
 
-export const FeedRowSchema = z.object({
+const FeedRowSchema = z.object({
   station: z.object({ id: z.number().int(), name: z.string() }),
   mmsi: z.number().int(),
   time: z.string(),
@@ -55,12 +55,12 @@ export const meFeed = defineOperation({
   auth: "key",
   feature: "privateFeed",
   input: z.strictObject({
-    maxAge: intParam(1, 1440, 60),
+    maxAge: intParam(1, 1440, 60).describe("Only positions received within this many minutes."),
   }),
   output: { data: z.array(FeedRowSchema), top: { private: z.literal(true), maxAgeMinutes: z.number().int() } },
   responseType: "my_feed",
   apiVersion: "1",
-  cost: () => 1,
+  cost: 1,
   async run(ctx, input) {
     const p = ctx.principal;
     if (p.kind !== "key") throw new Error("me.feed runs only for keys");

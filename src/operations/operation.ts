@@ -1,11 +1,7 @@
 import type { z } from "zod";
-import type { Entitlements } from "../domain/plans.ts";
 import type { WithheldEntry } from "../domain/rights/sourced.ts";
+import type { Principal } from "./principal.ts";
 import type { Services } from "./services.ts";
-
-export type Principal =
-  | { kind: "key"; keyId: string; accountId: string; entitlements: Entitlements; clientAddress: string }
-  | { kind: "anonymous"; entitlements: Entitlements; clientAddress: string };
 
 export interface OperationContext {
   services: Services;
@@ -26,6 +22,17 @@ export interface OperationResult {
   /** Entries the operation withholds by rule (not by source rights), e.g. fields never shown in hits. */
   withheld?: WithheldEntry[];
 }
+
+/**
+ * Credits one call costs. A number is a flat price (0 is free); `{ per: "ids" }` is one credit
+ * per element of that list parameter; a function is for costs that depend on the input
+ * otherwise (`now` for a track window ending now). An AppError thrown by a function fails the
+ * call before anything is charged.
+ */
+export type Cost<I> = number | { per: ListKeys<I> } | ((input: I, now: number) => number);
+
+/** The input fields that parse into arrays. */
+type ListKeys<I> = { [K in keyof I]-?: I[K] extends readonly unknown[] ? K : never }[keyof I] & string;
 
 export type PlanFeature = "privateFeed";
 
@@ -55,11 +62,8 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, B extends z.ZodO
   responseType: string;
   apiVersion: "1" | "preview";
   paged?: boolean;
-  /**
-   * Credits one call costs; 0 is free. `now` is for costs that depend on the clock (a track
-   * window ending now); an AppError thrown here fails the call before anything is charged.
-   */
-  cost(input: z.infer<S>, now: number): number;
+  /** Credits one call costs: data where it can be (see Cost), a function only where the input decides. */
+  cost: Cost<z.infer<S>>;
   run(ctx: OperationContext, input: z.infer<S> & BodyOf<B>): Promise<OperationResult>;
 }
 

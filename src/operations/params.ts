@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidParameter } from "../domain/errors.ts";
-import { parseIso2, parseUnlocode } from "../domain/identifiers.ts";
+import { parseIso2, parseUnlocode, parseVesselId, type VesselId } from "../domain/identifiers.ts";
 
 /** Query and path values arrive as text; these schemas turn them into values or a rule to quote. */
 export function intParam(min: number, max: number, fallback?: number) {
@@ -33,6 +33,9 @@ export const iso2Param = z.string().transform((v, ctx) => {
   return code;
 });
 
+/** What a cursor parameter is, in the words of both faces (REST's `next` URL carries the same value). */
+export const CURSOR_DESCRIPTION = "Opaque cursor to continue a list: the `nextCursor` of the previous answer. Leave out for the first page.";
+
 export const cursorParam = z.string().min(1, { error: "must be the cursor from a previous page's `next` URL" }).max(512, { error: "is too long to be a cursor" });
 
 /** Cursors are opaque to clients: base64url of a small JSON object. */
@@ -49,3 +52,15 @@ export function decodeCursor<T extends Record<string, unknown>>(text: string, sh
   }
   throw invalidParameter("cursor", "is not a cursor this endpoint issued; use the `next` URL of the previous page");
 }
+
+export const VESSEL_ID_RULE = "must be a checksum-valid 7-digit IMO number (e.g. 9074729) or `mmsi-` followed by the 9-digit MMSI (e.g. mmsi-244123456)";
+
+export const vesselIdParam = z.string().transform((v, ctx): VesselId => {
+  const id = parseVesselId(v);
+  if (!id) {
+    ctx.addIssue({ code: "custom", message: VESSEL_ID_RULE });
+    return z.NEVER;
+  }
+  return id;
+}).describe("The vessel: a checksum-valid 7-digit IMO number (e.g. 9176187), or `mmsi-` followed by the 9-digit MMSI for craft without an IMO (e.g. mmsi-244123456).");
+

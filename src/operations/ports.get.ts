@@ -4,7 +4,7 @@ import { sourced } from "../domain/rights/sourced.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
 import { defineOperation } from "./operation.ts";
 import { unlocodeParam } from "./params.ts";
-import { coordinatesOf } from "./ports.list.ts";
+import { coordinatesOf } from "./projections/port-coordinates.ts";
 
 export const portsGet = defineOperation({
   id: "ports.get",
@@ -14,7 +14,9 @@ export const portsGet = defineOperation({
   summary: "A port's page",
   description: "The port page of one UN/LOCODE (case-insensitive): identity, functions, coordinates with their source, and World Port Index harbour facts where known.",
   auth: "optional",
-  input: z.strictObject({ unlocode: unlocodeParam }),
+  input: z.strictObject({
+    unlocode: unlocodeParam.describe("Five-character UN/LOCODE of the port, case-insensitive: two letters of country, then three letters or digits 2-9, e.g. NLRTM (Rotterdam)."),
+  }),
   output: {
     top: { unlocode: z.string(), name: z.string(), country: z.string(), api: z.string(), generatedAt: z.string() },
     data: z.object({
@@ -39,7 +41,7 @@ export const portsGet = defineOperation({
   },
   responseType: "port",
   apiVersion: "preview",
-  cost: () => 1,
+  cost: 1,
   async run(ctx, input) {
     const p = await ctx.services.ports.get(input.unlocode);
     if (!p) throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode}.`);

@@ -1,23 +1,17 @@
 import { z } from "zod";
 import { sourced } from "../domain/rights/sourced.ts";
-import type { PortRow } from "../ports/reference.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
 import { defineOperation } from "./operation.ts";
-import { cursorParam, decodeCursor, encodeCursor, intParam, iso2Param } from "./params.ts";
+import { coordinatesOf } from "./projections/port-coordinates.ts";
+import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam, iso2Param } from "./params.ts";
 
-export const PortListRowSchema = z.object({
+const PortListRowSchema = z.object({
   unlocode: z.string(),
   name: z.string(),
   country: z.string(),
   coordinates: CoordinatesSchema.nullable().optional(),
   api: z.string(),
 });
-
-/** A row's coordinates carry their own source: UN/LOCODE, the World Port Index, or a geocoder. */
-export function coordinatesOf(p: PortRow, options: { countRows: boolean; whenWithheld: "omit" | "null" }) {
-  if (p.lat === null || p.lon === null || p.coordSource === null) return null;
-  return sourced("coordinates", [p.coordSource], { lat: p.lat, lon: p.lon, source: p.coordSource }, { ...options, leaf: true });
-}
 
 export const portsList = defineOperation({
   id: "ports.list",
@@ -27,15 +21,15 @@ export const portsList = defineOperation({
   description: "Every UN/LOCODE location with the port function, in UN/LOCODE order, optionally of one country. Paged: follow `next`.",
   auth: "key",
   input: z.strictObject({
-    country: iso2Param.optional(),
-    limit: intParam(1, 100, 50),
-    cursor: cursorParam.optional(),
+    country: iso2Param.optional().describe("Only rows of this country: ISO 3166-1 alpha-2 code, e.g. NL."),
+    limit: intParam(1, 100, 50).describe("Rows per page."),
+    cursor: cursorParam.optional().describe(CURSOR_DESCRIPTION),
   }),
   output: { data: z.array(PortListRowSchema) },
   responseType: "port_list",
   apiVersion: "1",
   paged: true,
-  cost: () => 1,
+  cost: 1,
   async run(ctx, input) {
     const after = input.cursor ? decodeCursor(input.cursor, z.object({ after: z.string().regex(/^[A-Z]{2}[A-Z0-9]{3}$/) })).after : undefined;
     // One row more than asked tells whether a next page exists without a count query.

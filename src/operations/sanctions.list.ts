@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
 import { sourced } from "../domain/rights/sourced.ts";
+import { listingDate } from "../domain/sanctions/matching.ts";
 import { defineOperation } from "./operation.ts";
-import { cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
+import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
 
 /** The order the spec names the lists in; the same keys as the `lists` filter of screening. */
-export const LIST_KEYS_TEXT = "ofac, uk, canada, eu, new-zealand";
+const LIST_KEYS_TEXT = "ofac, uk, canada, eu, new-zealand";
 
-export const sanctionsListParam = z.string().transform((v, ctx) => {
+const sanctionsListParam = z.string().transform((v, ctx) => {
   const key = v.trim().toLowerCase();
   if (!(SANCTIONS_LISTS as readonly string[]).includes(key)) {
     ctx.addIssue({ code: "custom", message: `must be one of ${LIST_KEYS_TEXT}` });
@@ -16,7 +17,7 @@ export const sanctionsListParam = z.string().transform((v, ctx) => {
   return key as SanctionsListKey;
 });
 
-export const SanctionsListRowSchema = z.object({
+const SanctionsListRowSchema = z.object({
   recordId: z.string(),
   name: z.string(),
   aliases: z.array(z.string()),
@@ -42,9 +43,9 @@ export const sanctionsList = defineOperation({
     "listed name, aliases, IMO and MMSI numbers, flag, vessel type, programme, designation date and source link. Paged: follow `next`.",
   auth: "key",
   input: z.strictObject({
-    list: sanctionsListParam,
-    limit: intParam(1, 100, 50),
-    cursor: cursorParam.optional(),
+    list: sanctionsListParam.meta({ description: "The sanctions list.", enum: [...SANCTIONS_LISTS] }),
+    limit: intParam(1, 100, 50).describe("Rows per page."),
+    cursor: cursorParam.optional().describe(CURSOR_DESCRIPTION),
   }),
   output: {
     top: {
@@ -58,7 +59,7 @@ export const sanctionsList = defineOperation({
   responseType: "sanctions_list",
   apiVersion: "1",
   paged: true,
-  cost: () => 1,
+  cost: 1,
   async run(ctx, input) {
     const after = input.cursor ? decodeCursor(input.cursor, z.object({ list: z.literal(input.list), after: z.number().int().min(0) })).after : 0;
     const [rows, states] = await Promise.all([ctx.services.sanctions.listActive(input.list, after, input.limit + 1), ctx.services.sanctions.listStates()]);
@@ -87,8 +88,7 @@ export const sanctionsList = defineOperation({
             flag: r.flag,
             vesselType: r.vesselType,
             program: r.program,
-            listedAt: d.listedAt ?? d.firstSeen,
-            listedAtSource: d.listedAt ? "list" : "first_seen",
+            ...listingDate(d),
             sourceUrl: r.sourceUrl,
           },
           // Plain values only: the rights filter need not walk into the row.

@@ -2,12 +2,12 @@ import { z } from "zod";
 import { formatVesselId, parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
-import type { IdentifierHit } from "../ports/sanctions.ts";
 import { defineOperation } from "./operation.ts";
+import { findDesignations, screenDesignation } from "./projections/designation-match.ts";
 
-export const MAX_SCREEN_IDS = 50;
+const MAX_SCREEN_IDS = 50;
 
-export const SCREEN_METHOD =
+const SCREEN_METHOD =
   "Identifier-only matching. A designation matches an IMO query when one of the IMO numbers it carries or carried while designated equals it, " +
   "and an MMSI query when one of its MMSIs does. For an IMO query, designations that carry no IMO at all also match by the MMSIs the IMO's own " +
   "designations carry (matchedOn mmsi). Names are never matched. No match means that no designation on the screened lists, as of the versions " +
@@ -67,7 +67,7 @@ const listsParam = z
     return SANCTIONS_LISTS.filter((l) => out.has(l));
   });
 
-export const ScreenDesignationSchema = z.object({
+const ScreenDesignationSchema = z.object({
   list: z.string(),
   listName: z.string(),
   recordId: z.string(),
@@ -84,7 +84,7 @@ export const ScreenDesignationSchema = z.object({
   sourceUrl: z.string(),
 });
 
-export const ScreenResultSchema = z.object({
+const ScreenResultSchema = z.object({
   query: z.string(),
   imo: z.number().int().nullable(),
   mmsi: z.number().int().nullable(),
@@ -93,34 +93,6 @@ export const ScreenResultSchema = z.object({
   activeDesignations: z.array(ScreenDesignationSchema),
   pastDesignations: z.array(ScreenDesignationSchema),
 });
-
-type Match = { hit: IdentifierHit; matchedOn: "imo" | "mmsi" };
-
-function designationOf({ hit, matchedOn }: Match) {
-  return sourced(
-    "designations",
-    [hit.list],
-    {
-      list: hit.list,
-      listName: SANCTIONS_LIST_NAMES[hit.list],
-      recordId: hit.recordId,
-      name: hit.name,
-      program: hit.program,
-      listedAt: hit.listedAt ?? hit.firstSeen,
-      listedAtSource: hit.listedAt ? "list" : "first_seen",
-      delistedAt: hit.delistedAt,
-      matchedOn,
-      matchedValue: hit.value,
-      matchedFormerIdentifier: !hit.current,
-      imos: hit.allImos,
-      mmsis: hit.allMmsis,
-      sourceUrl: hit.sourceUrl,
-    },
-    { countRows: true, leaf: true },
-  );
-}
-
-const LIST_ORDER = new Map(SANCTIONS_LISTS.map((l, i) => [l, i]));
 
 export const screen = defineOperation({
   id: "screen",
@@ -132,7 +104,12 @@ export const screen = defineOperation({
     "Up to 50 vessels (checksum-valid IMO numbers or mmsi- identifiers) against the OFAC, UK, Canadian, EU and New Zealand lists: the active and past " +
     "designations carrying each identifier. Identifier-only: names are never matched, and no match is not a clearance. 1 credit per vessel.",
   auth: "key",
-  input: z.strictObject({ ids: idsParam, lists: listsParam }),
+  input: z.strictObject({
+    ids: idsParam.describe(
+      "Comma-separated vessels to screen, up to 50: checksum-valid 7-digit IMO numbers or `mmsi-` followed by the 9-digit MMSI, e.g. `9176187,mmsi-273456789`. Each costs 1 credit.",
+    ),
+    lists: listsParam.describe(`Comma-separated lists to screen against, from ${SANCTIONS_LISTS.join(", ")}. Default: all of them.`),
+  }),
   output: {
     top: {
       method: z.string(),
@@ -145,57 +122,17 @@ export const screen = defineOperation({
   },
   responseType: "screen",
   apiVersion: "1",
-  cost: (input) => input.ids.length,
+  cost: { per: "ids" },
   async run(ctx, input) {
-    const store = ctx.services.sanctions;
     const lists = input.lists;
-    const imos = input.ids.flatMap((q) => (q.id.kind === "imo" ? [q.id.imo] : []));
-    const mmsis = input.ids.flatMap((q) => (q.id.kind === "mmsi" ? [q.id.mmsi] : []));
-    // One read of the list versions serves the coverage and pins both lookups to the same versions.
-    const states = await store.listStates();
-    const hits = await store.findByIdentifiers({ imos, mmsis, lists, states });
-
-    const byImo = new Map<number, IdentifierHit[]>();
-    const byMmsi = new Map<number, IdentifierHit[]>();
-    for (const h of hits) {
-      const map = h.kind === "imo" ? byImo : byMmsi;
-      map.set(h.value, [...(map.get(h.value) ?? []), h]);
-    }
-    // The MMSIs the lists themselves give for a queried IMO reach designations that publish no IMO.
-    const linked = new Map<number, Set<number>>();
-    for (const [imo, list] of byImo) linked.set(imo, new Set(list.flatMap((h) => h.allMmsis)));
-    const linkedMmsis = [...new Set([...linked.values()].flatMap((s) => [...s]))];
-    const linkedHits = new Map<number, IdentifierHit[]>();
-    if (linkedMmsis.length > 0) {
-      for (const h of await store.findByIdentifiers({ imos: [], mmsis: linkedMmsis, lists, states })) {
-        if (h.allImos.length > 0) continue;
-        linkedHits.set(h.value, [...(linkedHits.get(h.value) ?? []), h]);
-      }
-    }
+    // One read of the list versions serves the coverage and pins the lookups to the same versions.
+    const states = await ctx.services.sanctions.listStates();
+    const found = await findDesignations(ctx.services.sanctions, input.ids.map((q) => q.id), lists, states);
 
     let sanctionedCount = 0;
     const sanctionedSources = new Set<string>();
     const data = input.ids.map((q) => {
-      const matches: Match[] = [];
-      if (q.id.kind === "imo") {
-        for (const hit of byImo.get(q.id.imo) ?? []) matches.push({ hit, matchedOn: "imo" });
-        const seen = new Set(matches.map((m) => m.hit.id));
-        for (const mmsi of linked.get(q.id.imo) ?? []) {
-          for (const hit of linkedHits.get(mmsi) ?? []) {
-            if (seen.has(hit.id)) continue;
-            seen.add(hit.id);
-            matches.push({ hit, matchedOn: "mmsi" });
-          }
-        }
-      } else {
-        for (const hit of byMmsi.get(q.id.mmsi) ?? []) matches.push({ hit, matchedOn: "mmsi" });
-      }
-      matches.sort(
-        (a, b) =>
-          LIST_ORDER.get(a.hit.list)! - LIST_ORDER.get(b.hit.list)! ||
-          (a.hit.listedAt ?? a.hit.firstSeen).localeCompare(b.hit.listedAt ?? b.hit.firstSeen) ||
-          a.hit.id - b.hit.id,
-      );
+      const matches = found.get(formatVesselId(q.id)) ?? [];
       const active = matches.filter((m) => m.hit.active);
       const past = matches.filter((m) => !m.hit.active);
       const named = active[0] ?? past[0];
@@ -212,8 +149,8 @@ export const screen = defineOperation({
         name: named ? sourced("designations", [named.hit.list], named.hit.name, { whenWithheld: "null", leaf: true }) : null,
         // "Sanctioned" rests on the lists that designate the vessel; with one of them withheld it is unknown (null).
         sanctioned: active.length > 0 ? sourced("designations", activeSources, true, { whenWithheld: "null", leaf: true }) : false,
-        activeDesignations: active.map(designationOf),
-        pastDesignations: past.map(designationOf),
+        activeDesignations: active.map(screenDesignation),
+        pastDesignations: past.map(screenDesignation),
       };
     });
 

@@ -5,13 +5,13 @@ import { sourced, WITHHELD_REASON_API } from "../domain/rights/sourced.ts";
 import { MIN_QUERY_LENGTH, normalizeName } from "../domain/vessels/names.ts";
 import type { VesselRecord } from "../ports/vessels.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
-import { visibleStations } from "./vessels.get.ts";
+import { visibleStations } from "./projections/visible-vessel.ts";
 
-export const SEARCH_KINDS = ["vessel", "port", "flag"] as const;
-export type SearchKind = (typeof SEARCH_KINDS)[number];
+const SEARCH_KINDS = ["vessel", "port", "flag"] as const;
+type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** Hits per answer. */
-export const SEARCH_LIMIT = 20;
+const SEARCH_LIMIT = 20;
 
 const qParam = z
   .string()
@@ -46,7 +46,7 @@ const kindParam = z
     return SEARCH_KINDS.filter((k) => out.has(k));
   });
 
-export const SearchHitSchema = z.object({
+const SearchHitSchema = z.object({
   kind: z.enum(SEARCH_KINDS),
   id: z.string(),
   name: z.string(),
@@ -141,11 +141,14 @@ export const search = defineOperation({
     "by IMO or MMSI, ports by UN/LOCODE and flag registries by ISO code or country name. `q` 2 to 100 characters; `kind` a comma list of " +
     `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits; vessel type and flag are never part of hits. 1 credit.`,
   auth: "key",
-  input: z.strictObject({ q: qParam, kind: kindParam }),
+  input: z.strictObject({
+    q: qParam.describe("What to look for: a name, IMO number, MMSI or UN/LOCODE; 2 to 100 characters."),
+    kind: kindParam.describe("Comma-separated kinds of result to return; default all."),
+  }),
   output: { top: { query: z.string() }, data: z.array(SearchHitSchema) },
   responseType: "search",
   apiVersion: "1",
-  cost: () => 1,
+  cost: 1,
   async run(ctx, input) {
     const visible = await visibleStations(ctx);
     const normalized = normalizeName(input.q);

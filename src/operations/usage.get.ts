@@ -2,7 +2,7 @@ import { z } from "zod";
 import { billingPeriod, periodResetsAt } from "./billing-period.ts";
 import { defineOperation } from "./operation.ts";
 
-export const UsageSchema = z.object({
+const UsageSchema = z.object({
   tier: z.string(),
   plans: z.array(z.string()),
   commercialUse: z.boolean(),
@@ -25,7 +25,7 @@ export const usageGet = defineOperation({
   output: { data: UsageSchema },
   responseType: "usage",
   apiVersion: "1",
-  cost: () => 0,
+  cost: 0,
   async run(ctx) {
     const p = ctx.principal;
     if (p.kind !== "key") throw new Error("usage.get runs only for keys");

@@ -1,88 +1,14 @@
 import { z } from "zod";
-import { AppError } from "../domain/errors.ts";
-import { formatVesselId, isValidImo, parseVesselId, type VesselId } from "../domain/identifiers.ts";
+import type { VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
-import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS } from "../domain/sanctions/designation.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
 import { normalizeName } from "../domain/vessels/names.ts";
 import type { PositionFix, VesselIdentity } from "../ports/positions.ts";
-import type { IdentifierHit } from "../ports/sanctions.ts";
-import type { VesselNameLink, VesselRecord, VisibleStations } from "../ports/vessels.ts";
-import { defineOperation, type OperationContext } from "./operation.ts";
-
-export const VESSEL_ID_RULE = "must be a checksum-valid 7-digit IMO number (e.g. 9074729) or `mmsi-` followed by the 9-digit MMSI (e.g. mmsi-244123456)";
-
-export const vesselIdParam = z.string().transform((v, ctx): VesselId => {
-  const id = parseVesselId(v);
-  if (!id) {
-    ctx.addIssue({ code: "custom", message: VESSEL_ID_RULE });
-    return z.NEVER;
-  }
-  return id;
-});
-
-/** The stations whose data the caller may see: the account's own and shared ones. */
-export function visibleStations(ctx: OperationContext): Promise<number[]> {
-  return ctx.services.vessels.visibleStations(ctx.principal.kind === "key" ? ctx.principal.accountId : null);
-}
-
-/** A ship as the caller may see it: the registry's record, or only what visible stations heard (not linked yet). */
-export interface ResolvedVessel {
-  record: VesselRecord | null;
-  imo: number | null;
-  /** Every MMSI linked to the ship that the caller may see, the current one first. */
-  mmsis: number[];
-  /**
-   * MMSIs another ship has used since: fixes of such an MMSI after this time (epoch ms) are
-   * the other ship's, not this one's.
-   */
-  until: Map<number, number>;
-  /** The id the vessel's links use: the IMO when known. */
-  canonicalId: string;
-}
-
-/**
- * Finds the ship an id names, among what the caller may see. A ship only a private
- * station of another account heard is not found: for that caller it does not exist.
- */
-export async function resolveVessel(ctx: OperationContext, id: VesselId, visible: VisibleStations): Promise<ResolvedVessel | null> {
-  const vessels = ctx.services.vessels;
-  const record = id.kind === "imo" ? await vessels.findByImo(id.imo, visible) : await vessels.findByMmsi(id.mmsi, visible);
-  if (!record) {
-    // Heard by a visible station but not linked yet (the registry refreshes every minute).
-    if (id.kind === "mmsi" && (await vessels.heardBy(id.mmsi, visible))) return { record: null, imo: null, mmsis: [id.mmsi], until: new Map(), canonicalId: formatVesselId(id) };
-    return null;
-  }
-  const lastSeen = new Map<number, number>();
-  for (const l of record.identifiers) {
-    if (l.kind !== "mmsi") continue;
-    const m = Number(l.value);
-    lastSeen.set(m, Math.max(lastSeen.get(m) ?? 0, l.lastSeen));
-  }
-  // An MMSI passed on to another ship (seen with it later) is this ship's only up to its own last sighting.
-  const until = new Map<number, number>();
-  for (const u of await vessels.mmsiUsers([...lastSeen.keys()], visible)) {
-    if (u.vesselId === record.vesselId) continue;
-    const mine = lastSeen.get(u.mmsi)!;
-    if (u.lastSeen > mine) until.set(u.mmsi, mine);
-  }
-  const rank = (m: number) => (id.kind === "mmsi" && m === id.mmsi ? 2 : until.has(m) ? 0 : 1);
-  // Asked by MMSI, that MMSI is the one meant; otherwise the newest one no other ship took over.
-  const mmsis = [...lastSeen.entries()].sort((a, b) => rank(b[0]) - rank(a[0]) || b[1] - a[1]).map(([m]) => m);
-  const canonical: VesselId = record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? mmsis[0]! };
-  return { record, imo: record.imo, mmsis, until, canonicalId: formatVesselId(canonical) };
-}
-
-/** Whether an AIS identity row describes this ship: with the same IMO, or with none for a ship known by MMSI. */
-export function describes(v: ResolvedVessel, i: VesselIdentity): boolean {
-  if (v.record === null) return true;
-  if (v.imo !== null) return i.imo === v.imo;
-  return i.imo === null || !isValidImo(i.imo);
-}
-
-export function notFound(id: VesselId): AppError {
-  return new AppError("not_found", id.kind === "imo" ? `No vessel with IMO ${id.imo} is known.` : `No vessel with MMSI ${String(id.mmsi).padStart(9, "0")} is known.`);
-}
+import type { VesselNameLink, VesselRecord } from "../ports/vessels.ts";
+import { defineOperation } from "./operation.ts";
+import { vesselIdParam } from "./params.ts";
+import { designationsOf, vesselPageDesignation } from "./projections/designation-match.ts";
+import { describes, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
 
 const iso = (t: number) => new Date(t).toISOString();
 /** Six decimals (~0.1 m) keep AIS precision and drop binary noise. */
@@ -116,34 +42,9 @@ function groupNames(names: readonly VesselNameLink[]): NameGroup[] {
   return [...groups.values()].map(({ spellingSeen: _, ...g }) => ({ ...g, sources: g.sources.sort() })).sort((a, b) => b.lastSeen - a.lastSeen || a.name.localeCompare(b.name));
 }
 
-/** The designations screening gives for this ship's id (screen.ts: by IMO, or by MMSI for IMO-less designations). */
-async function sanctionsOf(ctx: OperationContext, imo: number | null, mmsi: number | null): Promise<{ hit: IdentifierHit; matchedOn: "imo" | "mmsi" }[]> {
-  const store = ctx.services.sanctions;
-  const lists = [...SANCTIONS_LISTS];
-  const out: { hit: IdentifierHit; matchedOn: "imo" | "mmsi" }[] = [];
-  if (imo !== null) {
-    const states = await store.listStates();
-    const byImo = (await store.findByIdentifiers({ imos: [imo], mmsis: [], lists, states })).filter((h) => h.kind === "imo");
-    for (const hit of byImo) out.push({ hit, matchedOn: "imo" });
-    const linked = [...new Set(byImo.flatMap((h) => h.allMmsis))];
-    if (linked.length > 0) {
-      const seen = new Set(out.map((m) => m.hit.id));
-      for (const hit of await store.findByIdentifiers({ imos: [], mmsis: linked, lists, states })) {
-        if (hit.kind !== "mmsi" || hit.allImos.length > 0 || seen.has(hit.id)) continue;
-        seen.add(hit.id);
-        out.push({ hit, matchedOn: "mmsi" });
-      }
-    }
-  } else if (mmsi !== null) {
-    for (const hit of await store.findByIdentifiers({ imos: [], mmsis: [mmsi], lists })) if (hit.kind === "mmsi") out.push({ hit, matchedOn: "mmsi" });
-  }
-  const order = new Map(SANCTIONS_LISTS.map((l, i) => [l, i]));
-  return out.sort((a, b) => Number(b.hit.active) - Number(a.hit.active) || order.get(a.hit.list)! - order.get(b.hit.list)! || a.hit.id - b.hit.id);
-}
-
 const NameRowSchema = z.object({ name: z.string(), firstSeen: z.string(), lastSeen: z.string(), sources: z.array(z.string()) });
 
-export const VesselPageSchema = z.object({
+const VesselPageSchema = z.object({
   identity: z
     .object({
       imo: z.number().int().nullable(),
@@ -218,7 +119,7 @@ export const vesselsGet = defineOperation({
   },
   responseType: "vessel",
   apiVersion: "preview",
-  cost: () => 1,
+  cost: 1,
   async run(ctx, input) {
     const visible = await visibleStations(ctx);
     const v = await resolveVessel(ctx, input.id, visible);
@@ -256,7 +157,9 @@ export const vesselsGet = defineOperation({
 
     const identitySources = [...new Set([...(current?.sources ?? []), ...(callsign?.sources ?? [])])].sort();
     const fix = fixes[0];
-    const designations = await sanctionsOf(ctx, imo, imo === null ? mmsi : null);
+    // The same designations screening gives for the ship's id: by IMO when known, else by its MMSI.
+    const sanctionsId: VesselId | null = imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
+    const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId) : [];
 
     return {
       top: {
@@ -303,25 +206,7 @@ export const vesselsGet = defineOperation({
                 { whenWithheld: "null", leaf: true },
               )
             : [],
-        sanctions: designations.map(({ hit, matchedOn }) =>
-          sourced(
-            "sanctions",
-            [hit.list],
-            {
-              list: hit.list,
-              listName: SANCTIONS_LIST_NAMES[hit.list],
-              recordId: hit.recordId,
-              name: hit.name,
-              program: hit.program,
-              listedAt: hit.listedAt ?? hit.firstSeen,
-              delistedAt: hit.delistedAt,
-              active: hit.active,
-              matchedOn,
-              sourceUrl: hit.sourceUrl,
-            },
-            { countRows: true, leaf: true },
-          ),
-        ),
+        sanctions: designations.map(vesselPageDesignation),
         companies: (record?.fleet ?? [])
           .filter((f) => f.operator)
           .map((f) => sourced("companies", [f.source], { role: "operator", name: f.operator!, sources: [f.source] }, { countRows: true, leaf: true })),

@@ -18,7 +18,8 @@ import {
 import { ArchiveUnavailableError, type TrackPoint } from "../ports/tracks.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { intParam } from "./params.ts";
-import { notFound, vesselIdParam, visibleStations } from "./vessels.get.ts";
+import { vesselIdParam } from "./params.ts";
+import { notFound, visibleStations } from "./projections/visible-vessel.ts";
 
 const timeParam = z.string().transform((v, ctx) => {
   const t = parseIsoTime(v);
@@ -29,7 +30,7 @@ const timeParam = z.string().transform((v, ctx) => {
   return t;
 });
 
-export const TrackPointSchema = z.object({
+const TrackPointSchema = z.object({
   time: z.string(),
   lat: z.number(),
   lon: z.number(),
@@ -99,9 +100,9 @@ export const vesselsTrack = defineOperation({
   auth: "key",
   input: z.strictObject({
     id: vesselIdParam,
-    hours: intParam(1, MAX_HOURS).optional(),
-    from: timeParam.optional(),
-    to: timeParam.optional(),
+    hours: intParam(1, MAX_HOURS).optional().describe("The last N hours of track; not together with `from`/`to`."),
+    from: timeParam.optional().describe("Window start, ISO 8601 timestamp; as far back as the plan allows."),
+    to: timeParam.optional().describe("Window end, ISO 8601 timestamp; default now."),
   }),
   output: {
     top: {

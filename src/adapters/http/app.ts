@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { AppError } from "../../domain/errors.ts";
-import { errorBody, execute, type Pipeline } from "../../operations/execute.ts";
+import { execute, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
+import { errorBody, failedOutcome, type Outcome } from "../../operations/outcome.ts";
+import { sendOutcome } from "./outcome-reply.ts";
 import { openApiDocument } from "./openapi.ts";
 import { HttpMetrics } from "./metrics.ts";
 import type { Registry } from "prom-client";
@@ -46,20 +48,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
       url,
       handler: async (req, reply) => {
         const started = performance.now();
-        const outcome = await execute(options.pipeline, op, {
-          params: req.params as Record<string, string>,
-          query: req.query as Record<string, unknown>,
-          body: req.body,
-          authorization: req.headers.authorization,
-          clientAddress: req.ip,
-          baseUrl: baseOf(req),
-          requestId: req.id,
-        });
+        const call = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body, baseUrl: baseOf(req), requestId: req.id };
+        let outcome: Outcome;
+        try {
+          const principal = await options.pipeline.auth.authenticate(req.headers.authorization, op.auth === "key", req.ip);
+          outcome = await execute(options.pipeline, op, principal, call);
+        } catch (e) {
+          outcome = failedOutcome(e, call);
+        }
         if (outcome.error && outcome.status >= 500) req.log.error({ err: outcome.error.cause ?? outcome.error, op: op.id }, "operation failed");
         if (outcome.denials.length > 0) req.log.debug({ op: op.id, denials: outcome.denials }, "parts withheld by source rights");
-        metrics.observe(op.id, outcome.status, outcome.charged, performance.now() - started);
-        reply.code(outcome.status).headers(outcome.headers).header("content-type", "application/json; charset=utf-8");
-        return JSON.stringify(outcome.body);
+        metrics.observe(op.id, outcome.status, outcome.credits.cost, performance.now() - started);
+        return sendOutcome(reply, outcome);
       },
     });
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
-import { errorBody } from "../../operations/execute.ts";
+import { errorBody } from "../../operations/outcome.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import type { IngestPipeline } from "../ingest/pipeline.ts";
 import type { StationDirectory } from "../ingest/station-directory.ts";

@@ -1,36 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ERROR_CODES } from "../../domain/errors.ts";
-import { EnvelopeBase } from "../../operations/envelope-schemas.ts";
+import { describeCost } from "../../operations/cost.ts";
 import type { Operation } from "../../operations/operation.ts";
-
-const ErrorBodySchema = z.object({
-  error: z.object({
-    code: z.enum(Object.keys(ERROR_CODES) as [string, ...string[]]),
-    status: z.number().int(),
-    message: z.string(),
-    retryable: z.boolean(),
-    param: z.string().optional(),
-    rule: z.string().optional(),
-    requestId: z.string(),
-    docs: z.string(),
-  }),
-});
-
-/** The whole response of an operation: the envelope, its extra top-level fields, and `data`. */
-export function responseSchema(op: Operation): z.ZodObject {
-  return z.object({
-    ...EnvelopeBase,
-    ...(op.output.top ?? {}),
-    ...(op.paged || op.output.data instanceof z.ZodArray ? { count: z.number().int() } : {}),
-    ...(op.paged ? { next: z.string().optional() } : {}),
-    data: op.output.data,
-  });
-}
-
-function toSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-  return rest;
-}
+import { ErrorBodySchema, jsonSchemaOf as toSchema, pathParamsOf, responseSchema } from "../../operations/response-schema.ts";
 
 const ERROR_STATUSES = [...new Set(Object.values(ERROR_CODES).map((e) => e.status))].sort();
 
@@ -38,11 +10,13 @@ const ERROR_STATUSES = [...new Set(Object.values(ERROR_CODES).map((e) => e.statu
 export function openApiDocument(operations: readonly Operation[], serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
-    const pathParams = new Set([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
+    const pathParams = pathParamsOf(op);
     const parameters = Object.entries(op.input.shape).map(([name, schema]) => ({
       name,
       in: pathParams.has(name) ? "path" : "query",
       required: pathParams.has(name) || !(schema as z.ZodType).safeParse(undefined).success,
+      // The operation's own words for the parameter, the same the MCP tool shows.
+      ...((schema as z.ZodType).description ? { description: (schema as z.ZodType).description } : {}),
       schema: toSchema(schema as z.ZodType, "input"),
     }));
     const responses: Record<string, unknown> = {
@@ -57,12 +31,12 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
       [op.method.toLowerCase()]: {
         operationId: op.id,
         summary: op.summary,
-        description: `${op.description}\n\nCredits: ${describeCost(op)}. Auth: ${op.auth === "key" ? "API key required" : "optional"}.`,
+        description: `${op.description}\n\nCredits: ${creditsText(op)}. Auth: ${op.auth === "key" ? "API key required" : "optional"}.`,
         ...(op.auth === "key" ? { security: [{ bearer: [] }] } : { security: [{ bearer: [] }, {}] }),
         parameters,
         ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.body, "input") } } } } : {}),
         responses,
-        "x-credits": describeCost(op),
+        "x-credits": creditsText(op),
         ...(op.tool ? { "x-mcp-tool": op.tool } : {}),
       },
     };
@@ -79,12 +53,9 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
   };
 }
 
-function describeCost(op: Operation): string {
-  const c = op.cost as (i: never) => number;
-  try {
-    const n = c({} as never);
-    return n === 0 ? "free" : `${n}`;
-  } catch {
-    return "depends on the input";
-  }
+/** `x-credits`: the flat price, `free`, or a note that the input decides. */
+function creditsText(op: Operation): string {
+  const cost = describeCost(op);
+  if (cost.kind !== "flat") return "depends on the input";
+  return cost.credits === 0 ? "free" : `${cost.credits}`;
 }

@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { hashSecret, newSecret } from "../../domain/secrets.ts";
 import type { ServiceCore as Service } from "../../compose/services.ts";
-import { stationHealth, type StationHealth } from "../../operations/me.stations.ts";
+import { stationHealth, type StationHealth } from "../../operations/projections/station-health.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { ensureDemoUser } from "../web/demo-user.ts";
 import { LineSplitter } from "./lines.ts";

@@ -6,7 +6,8 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
-import type { ToolResult, ToolSpec } from "./tools.ts";
+import type { ToolResult } from "./tool-result.ts";
+import type { ToolSpec } from "./tools.ts";
 
 /**
  * The request an assistant sends over and over, a plain `tools/call`, answered without the

@@ -10,12 +10,14 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
-import { errorBody, type Pipeline } from "../../operations/execute.ts";
+import type { Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
+import { errorBody } from "../../operations/outcome.ts";
 import { rightsDocument } from "./rights-doc.ts";
 import { directToolCall, directToolCallResponse } from "./direct-tool-call.ts";
 import { buildMcpServer, MAX_TOOL_INPUT_ELEMENTS, runTool, SERVER_INFO } from "./server.ts";
-import { buildToolSpecs, type CallContext } from "./tools.ts";
+import type { CallContext } from "./tool-result.ts";
+import { buildToolSpecs } from "./tools.ts";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
@@ -164,19 +166,19 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
         let auth: AuthInfo;
         let call: CallContext;
         try {
-          // Every MCP request needs a key, listing included; only tool calls are charged.
+          // Every MCP request needs a key, listing included; only tool calls are charged. The key is
+          // checked here, once: tool calls run for this principal without looking at the header again.
           const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip);
-          if (principal.kind !== "key") throw new AppError("missing_api_key");
+          if (principal.kind === "anonymous") throw new AppError("missing_api_key");
           call = {
-            authorization: req.headers.authorization,
-            clientAddress: req.ip,
+            principal,
             baseUrl: baseOf(req),
             requestId: req.id,
             commercialScope: principal.entitlements.commercialScope,
           };
           auth = {
             token: req.headers.authorization!.replace(/^Bearer\s+/i, "").trim(),
-            clientId: `api-key:${principal.keyId}`,
+            clientId: principal.subject,
             scopes: [],
             // A key has no expiry of its own; the gate re-checks it on every request.
             expiresAt: Math.floor(options.pipeline.services.clock.now() / 1000) + 300,

@@ -4,7 +4,8 @@ import { execute, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { PROMPTS } from "./prompts.ts";
 import { RIGHTS_URI } from "./rights-doc.ts";
-import { type CallContext, errorResult, successResult, toCall, type ToolResult, type ToolSpec } from "./tools.ts";
+import { type CallContext, toCall, toolResult, type ToolResult } from "./tool-result.ts";
+import type { ToolSpec } from "./tools.ts";
 
 export interface McpServerDeps {
   pipeline: Pipeline;
@@ -36,12 +37,9 @@ export async function runTool(deps: McpServerDeps, spec: ToolSpec, args: Record<
     // The HTTP gate authenticates every request; this is a guard, not a path.
     return { content: [{ type: "text", text: "Error missing_api_key: send `Authorization: Bearer <API_KEY>`." }], isError: true };
   }
-  const outcome = await execute(deps.pipeline, spec.op, toCall(spec, args, ctx));
-  if (outcome.status !== 200) {
-    if (outcome.status >= 500) deps.onFailure?.(spec.op, outcome.error?.cause ?? outcome.error);
-    return errorResult(outcome, ctx);
-  }
-  return successResult(spec, outcome, ctx);
+  const outcome = await execute(deps.pipeline, spec.op, ctx.principal, toCall(spec, args, ctx));
+  if (outcome.status >= 500) deps.onFailure?.(spec.op, outcome.error?.cause ?? outcome.error);
+  return toolResult(spec, outcome, ctx);
 }
 
 /**

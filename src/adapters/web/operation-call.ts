@@ -1,7 +1,8 @@
 import { entitlements } from "../../domain/plans.ts";
 import type { AppError } from "../../domain/errors.ts";
 import { execute, type Pipeline } from "../../operations/execute.ts";
-import type { Operation, Principal } from "../../operations/operation.ts";
+import type { Operation } from "../../operations/operation.ts";
+import type { Principal } from "../../operations/principal.ts";
 
 /**
  * The one place the pages run an API operation: as the signed-in user's account, through
@@ -28,14 +29,12 @@ export async function runAsAccount<T = unknown>(
     // One page view runs two or three operations; a plan's API rate (a few per second on the small plans) would refuse a person clicking around.
     entitlements: { ...ent, ratePerSecond: Math.max(ent.ratePerSecond, PAGE_RATE_PER_SECOND) },
     clientAddress: who.clientAddress,
+    subject: `web:${who.userId}`,
   };
-  const asSession: Pipeline = { services: pipeline.services, auth: { authenticate: async () => principal, forget: () => pipeline.auth.forget() } };
-  const outcome = await execute(asSession, op, {
+  const outcome = await execute(pipeline, op, principal, {
     params: input.params ?? {},
     query: input.query ?? {},
     body: input.body,
-    authorization: "Bearer session",
-    clientAddress: who.clientAddress,
     baseUrl: "",
     requestId: "web",
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { nameField } from "../../operations/account.common.ts";
-import { meStations, type StationHealth } from "../../operations/me.stations.ts";
+import { meStations } from "../../operations/me.stations.ts";
+import type { StationHealth } from "../../operations/projections/station-health.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { type Html, html } from "./html.ts";

@@ -4,7 +4,8 @@ import { parseArgs } from "node:util";
 import type { AppError } from "../../domain/errors.ts";
 import { entitlements } from "../../domain/plans.ts";
 import { execute, type Pipeline } from "../../operations/execute.ts";
-import type { Operation, Principal } from "../../operations/operation.ts";
+import type { Operation } from "../../operations/operation.ts";
+import type { Principal } from "../../operations/principal.ts";
 import { OPERATIONS } from "../../operations/registry.ts";
 import type { Services } from "../../operations/services.ts";
 
@@ -102,15 +103,13 @@ export async function runAccountCommand(services: Services, argv: string[], writ
   const account = await services.accounts.getAccount(values.account);
   if (!account) throw new AccountCommandError(`--account ${values.account}: no such account`);
   const op = OPERATIONS.find((o) => o.id === spec.op) as Operation;
-  const principal: Principal = { kind: "key", keyId: "cli", accountId: account.id, entitlements: entitlements(account.webPlan, account.apiPlan), clientAddress: "cli" };
+  const principal: Principal = { kind: "key", subject: "key:cli", keyId: "cli", accountId: account.id, entitlements: entitlements(account.webPlan, account.apiPlan), clientAddress: "cli" };
   const pipeline: Pipeline = { services, auth: { authenticate: async () => principal, forget: () => undefined } };
   const paramName = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)[0];
-  const outcome = await execute(pipeline, op, {
+  const outcome = await execute(pipeline, op, principal, {
     params: paramName && id ? { [paramName]: id } : {},
     query: spec.query?.(values) ?? {},
     body: spec.body?.(values),
-    authorization: "cli",
-    clientAddress: "cli",
     baseUrl: "",
     requestId: `cli_${randomUUID().replaceAll("-", "")}`,
   });

@@ -1,7 +1,9 @@
 import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
+import { formatId } from "../../domain/ids.ts";
 import { entitlements } from "../../domain/plans.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
+import { directMatch } from "../../domain/sanctions/matching.ts";
 import type { AccountStore } from "../../ports/accounts.ts";
 import type { AlertStore, Follow } from "../../ports/alerts.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -57,7 +59,8 @@ export class SanctionsAlerts {
         if (e.baseline || e.action !== "listed") continue;
         const followers = await this.#d.alerts.vesselFollowers(e.imos, e.mmsis);
         const byAccount = new Map<string, Follow>();
-        for (const f of followers) if (!byAccount.has(f.accountId)) byAccount.set(f.accountId, f);
+        // The listing concerns a followed vessel by the same rule screening applies to its id.
+        for (const f of followers) if (!byAccount.has(f.accountId) && followMatches(f, e)) byAccount.set(f.accountId, f);
         for (const [accountId, follow] of byAccount) alerts.push(await this.#alert(e, accountId, follow));
       }
       const now = this.#d.clock.now();
@@ -93,7 +96,7 @@ export class SanctionsAlerts {
             occurredAt,
             derived: false,
             subject,
-            followId: `follow_${follow.id}`,
+            followId: formatId("follow", follow.id),
             zone: null,
             savedSearch: null,
             factBase: { t: "sanctions", action: e.action, list: e.list, program: e.program, sourceId: e.sourceId },
@@ -105,4 +108,10 @@ export class SanctionsAlerts {
         ),
     };
   }
+}
+
+function followMatches(f: Follow, e: SanctionsEvent): boolean {
+  const byImo = f.imo !== null && directMatch({ kind: "imo", imo: f.imo }, e) !== null;
+  const byMmsi = f.mmsi !== null && directMatch({ kind: "mmsi", mmsi: f.mmsi }, e) !== null;
+  return byImo || byMmsi;
 }

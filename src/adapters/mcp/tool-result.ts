@@ -1,0 +1,82 @@
+import { ERROR_CODES } from "../../domain/errors.ts";
+import type { Call, ErrorBody, Outcome } from "../../operations/outcome.ts";
+import type { Principal } from "../../operations/principal.ts";
+import type { COMMERCIAL_SCOPES, ToolSpec } from "./tools.ts";
+
+/** Where a call comes from; the HTTP gate fills it in for each request, once the caller is authenticated. */
+export interface CallContext {
+  principal: Principal;
+  baseUrl: string;
+  requestId: string;
+  commercialScope: (typeof COMMERCIAL_SCOPES)[number];
+}
+
+/** Tool values as the text a query string would carry; lists may come as arrays. */
+function asText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number")) return value.join(",");
+  // Anything else cannot be a parameter; as JSON it fails the operation's rule with a clear message.
+  return JSON.stringify(value);
+}
+
+/** Splits tool arguments into path and query parameters by the operation's path template. */
+export function toCall(spec: ToolSpec, args: Record<string, unknown>, ctx: CallContext): Call {
+  const params: Record<string, string> = {};
+  const query: Record<string, unknown> = { ...spec.defaults };
+  for (const [name, value] of Object.entries(args)) {
+    const text = asText(value);
+    if (text === undefined) continue;
+    if (spec.pathParams.has(name)) params[name] = text;
+    else query[name] = text;
+  }
+  // A missing path parameter is reported by the operation's own rule ("is required").
+  return { params, query, baseUrl: ctx.baseUrl, requestId: ctx.requestId };
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** The one place MCP turns an outcome into a tool result: a success, or an error the model can act on. */
+export function toolResult(spec: ToolSpec, outcome: Outcome, ctx: CallContext): ToolResult {
+  return outcome.status === 200 ? successResult(spec, outcome, ctx) : errorResult(outcome, ctx);
+}
+
+/** The envelope plus commercial scope and a cursor to go on; the text content is the same JSON. */
+function successResult(spec: ToolSpec, outcome: Outcome, ctx: CallContext): ToolResult {
+  const body = outcome.body as Record<string, unknown>;
+  const structured: Record<string, unknown> = { ...body, commercialScope: ctx.commercialScope };
+  if (spec.op.paged && typeof body.next === "string") {
+    const cursor = new URL(body.next).searchParams.get("cursor");
+    if (cursor) structured.nextCursor = cursor;
+  }
+  return {
+    content: [{ type: "text", text: JSON.stringify(structured) }],
+    structuredContent: structured,
+    _meta: { "mds/request": { requestId: ctx.requestId, creditsCharged: outcome.credits.cost, creditsRemaining: outcome.credits.remaining } },
+  };
+}
+
+/**
+ * An operation's failure as a tool result the model can act on: the code, the message, what
+ * to do (the `hint` of the error table). No structuredContent: clients check it against the
+ * output schema, which describes successes (the 2025 v1 SDK client does so even on errors).
+ */
+function errorResult(outcome: Outcome, ctx: CallContext): ToolResult {
+  const retryAfter = outcome.retryAfter ?? undefined;
+  const error = { ...(outcome.body as ErrorBody).error, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+  const text =
+    `Error ${error.code} (HTTP ${error.status}): ${error.message} ${ERROR_CODES[error.code].hint}` +
+    `${retryAfter !== undefined ? ` retryAfter: ${retryAfter} s.` : ""} Request id ${error.requestId}; details: ${error.docs}`;
+  return {
+    content: [{ type: "text", text }],
+    isError: true,
+    _meta: { "mds/error": error, "mds/request": { requestId: ctx.requestId, creditsCharged: 0 } },
+  };
+}

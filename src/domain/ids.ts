@@ -1,0 +1,35 @@
+/**
+ * Prefixed ids: the one place their text form is written and read. A stored row has a
+ * number; clients see `<prefix>_<number>` (`wh_12`), so an id names its kind and one kind's
+ * id is never taken for another's. Account and key ids (`acc_`, `key_`) are random text made
+ * whole at creation (domain/secrets.ts) and are not parsed here.
+ */
+
+export const ID_PREFIXES = {
+  wh: "a webhook endpoint",
+  dlv: "a delivery",
+  zone: "a zone",
+  follow: "a follow",
+  search: "a saved search",
+  evt: "an event",
+} as const;
+
+export type IdPrefix = keyof typeof ID_PREFIXES;
+
+/** The largest number an id carries: 15 digits stay exact in a JSON number and in a bigint column. */
+const ID_PATTERN = /^([a-z]+)_([1-9][0-9]{0,14})$/;
+
+export function formatId(prefix: IdPrefix, id: number): string {
+  return `${prefix}_${id}`;
+}
+
+/** The number of an id of this kind, or null when the text is not one (another kind, no prefix, not a number). */
+export function parseId(prefix: IdPrefix, text: string): number | null {
+  const m = ID_PATTERN.exec(text);
+  return m && m[1] === prefix ? Number(m[2]) : null;
+}
+
+/** The rule an id parameter states when it is refused. */
+export function idRule(prefix: IdPrefix): string {
+  return `must be ${ID_PREFIXES[prefix]} id such as ${prefix}_12`;
+}

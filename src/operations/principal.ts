@@ -1,0 +1,52 @@
+import type { Entitlements } from "../domain/plans.ts";
+
+/** What every caller has, however it was authenticated. */
+interface PrincipalBase {
+  entitlements: Entitlements;
+  clientAddress: string;
+  /**
+   * What the rate limit is counted on: `key:<id>` for a key, `ip:<address>` without one. A new
+   * credential kind names its own (an OAuth grant would be `grant:<id>`), so the pipeline never
+   * needs to know which kind it holds.
+   */
+  subject: string;
+}
+
+/** A caller with an API key: billed to the key's account, usage tallied per key. */
+export interface KeyPrincipal extends PrincipalBase {
+  kind: "key";
+  keyId: string;
+  accountId: string;
+}
+
+/** A call without credentials, to an operation whose auth is optional. */
+export interface AnonymousPrincipal extends PrincipalBase {
+  kind: "anonymous";
+}
+
+/**
+ * Who calls, by how they authenticated. An OAuth access token adds one member here
+ * (`kind: "oauth"`, `accountId`, `grantId`) and one case in `billingOf` and `accountIdOf`.
+ */
+export type Principal = KeyPrincipal | AnonymousPrincipal;
+
+/** Where a call's credits are charged: the account, and the credential its usage is tallied under. */
+export interface Billing {
+  accountId: string;
+  credentialId: string;
+}
+
+/** Null for callers that are not billed (no credentials: the free anonymous budget only). */
+export function billingOf(principal: Principal): Billing | null {
+  switch (principal.kind) {
+    case "key":
+      return { accountId: principal.accountId, credentialId: principal.keyId };
+    case "anonymous":
+      return null;
+  }
+}
+
+/** The account the caller acts for, or null without one. */
+export function accountIdOf(principal: Principal): string | null {
+  return principal.kind === "anonymous" ? null : principal.accountId;
+}

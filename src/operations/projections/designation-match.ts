@@ -1,0 +1,97 @@
+import { formatVesselId, type VesselId } from "../../domain/identifiers.ts";
+import { sourced } from "../../domain/rights/sourced.ts";
+import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
+import { type DesignationMatch, linkedMmsisOf, listingDate, matchVessel } from "../../domain/sanctions/matching.ts";
+import type { IdentifierHit, SanctionsListState, SanctionsStore } from "../../ports/sanctions.ts";
+
+export type Match = DesignationMatch<IdentifierHit>;
+
+/**
+ * The designations matching each vessel id (domain/sanctions/matching.ts has the rule), read
+ * in two lookups whatever the number of ids: their own identifiers, then the MMSIs linked to
+ * the IMOs among them. `states` pins both reads to the same list versions.
+ */
+export async function findDesignations(store: SanctionsStore, ids: readonly VesselId[], lists: readonly SanctionsListKey[], states: readonly SanctionsListState[]): Promise<Map<string, Match[]>> {
+  const imos = ids.flatMap((id) => (id.kind === "imo" ? [id.imo] : []));
+  const mmsis = ids.flatMap((id) => (id.kind === "mmsi" ? [id.mmsi] : []));
+  const hits = imos.length + mmsis.length > 0 ? await store.findByIdentifiers({ imos, mmsis, lists, states }) : [];
+  const byId = group(hits, (h) => `${h.kind}:${h.value}`);
+
+  // The MMSIs the lists themselves give for a queried IMO reach designations that publish no IMO.
+  const linkedOf = new Map<number, number[]>();
+  for (const imo of imos) linkedOf.set(imo, linkedMmsisOf(byId.get(`imo:${imo}`) ?? []));
+  const linked = [...new Set([...linkedOf.values()].flat())];
+  const linkedHits = group(linked.length > 0 ? await store.findByIdentifiers({ imos: [], mmsis: linked, lists, states }) : [], (h) => `${h.kind}:${h.value}`);
+
+  const out = new Map<string, Match[]>();
+  for (const id of ids) {
+    const direct = byId.get(id.kind === "imo" ? `imo:${id.imo}` : `mmsi:${id.mmsi}`) ?? [];
+    const viaMmsi = id.kind === "imo" ? (linkedOf.get(id.imo) ?? []).flatMap((m) => linkedHits.get(`mmsi:${m}`) ?? []) : [];
+    out.set(formatVesselId(id), matchVessel(id, direct, viaMmsi));
+  }
+  return out;
+}
+
+/** One vessel's designations on every list, as the vessel page shows them. */
+export async function designationsOf(store: SanctionsStore, id: VesselId): Promise<Match[]> {
+  const found = await findDesignations(store, [id], SANCTIONS_LISTS, await store.listStates());
+  return found.get(formatVesselId(id)) ?? [];
+}
+
+function group<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const list = map.get(key);
+    if (list) list.push(item);
+    else map.set(key, [item]);
+  }
+  return map;
+}
+
+/** A designation as screening shows it, shown only where its list may be. */
+export function screenDesignation({ hit, matchedOn }: Match) {
+  const date = listingDate(hit);
+  return sourced(
+    "designations",
+    [hit.list],
+    {
+      list: hit.list,
+      listName: SANCTIONS_LIST_NAMES[hit.list],
+      recordId: hit.recordId,
+      name: hit.name,
+      program: hit.program,
+      listedAt: date.listedAt,
+      listedAtSource: date.listedAtSource,
+      delistedAt: hit.delistedAt,
+      matchedOn,
+      matchedValue: hit.value,
+      matchedFormerIdentifier: !hit.current,
+      imos: hit.allImos,
+      mmsis: hit.allMmsis,
+      sourceUrl: hit.sourceUrl,
+    },
+    { countRows: true, leaf: true },
+  );
+}
+
+/** A designation as the vessel page shows it: the same match, with whether it is active. */
+export function vesselPageDesignation({ hit, matchedOn }: Match) {
+  return sourced(
+    "sanctions",
+    [hit.list],
+    {
+      list: hit.list,
+      listName: SANCTIONS_LIST_NAMES[hit.list],
+      recordId: hit.recordId,
+      name: hit.name,
+      program: hit.program,
+      listedAt: listingDate(hit).listedAt,
+      delistedAt: hit.delistedAt,
+      active: hit.active,
+      matchedOn,
+      sourceUrl: hit.sourceUrl,
+    },
+    { countRows: true, leaf: true },
+  );
+}
