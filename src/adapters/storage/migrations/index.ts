@@ -4,6 +4,7 @@ import { ais } from "./0002-ais.ts";
 import { sanctions } from "./0003-sanctions.ts";
 import { vessels } from "./0004-vessels.ts";
 import { alertsWebhooks } from "./0006-alerts-webhooks.ts";
+import { oauth } from "./0008-oauth.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -17,5 +18,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0003_sanctions": sanctions(types),
     "0004_vessels": vessels(types),
     "0006_alerts_webhooks": alertsWebhooks(types),
+    "0008_oauth": oauth(types),
   };
 }
