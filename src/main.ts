@@ -4,6 +4,9 @@ import { buildApp } from "./adapters/http/app.ts";
 import { registerIngestRoute } from "./adapters/http/ingest-route.ts";
 import { Ingest } from "./adapters/ingest/index.ts";
 import { mcpHostPolicy, registerMcp } from "./adapters/mcp/http.ts";
+import { safeCimdFetcher } from "./adapters/oauth/cimd-fetcher.ts";
+import { ConnectedApps, type OAuthDeps, OAuthTokenVerifier, registerOAuth } from "./adapters/oauth/index.ts";
+import { SqlOAuthStore } from "./adapters/storage/oauth-store.ts";
 import { FlexibleRateLimiter } from "./adapters/limits/rate-limiter.ts";
 import { SqlAccountStore } from "./adapters/storage/accounts-store.ts";
 import { SqlCreditLedger } from "./adapters/storage/credit-ledger.ts";
@@ -21,7 +24,7 @@ import { SqlAlertStore } from "./adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "./adapters/storage/webhooks-store.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "./adapters/webhooks/runtime.ts";
 import type { Config } from "./config.ts";
-import { KeyAuthenticator } from "./operations/authenticate.ts";
+import { KeyAuthenticator, KeyOrTokenAuthenticator } from "./operations/authenticate.ts";
 import type { Pipeline } from "./operations/execute.ts";
 import { OPERATIONS } from "./operations/registry.ts";
 import type { Services } from "./operations/services.ts";
@@ -48,6 +51,8 @@ export interface Service {
   tracks: SqlTrackStore;
   /** The position archive (its own store; opened on first use). */
   archive: SqlArchiveStore;
+  /** OAuth: the account page's connected apps, and the access-token check of /mcp. */
+  oauth: { connectedApps: ConnectedApps; tokens: OAuthTokenVerifier };
   close(): Promise<void>;
 }
 
@@ -64,8 +69,12 @@ export function storeLocation(config: Config): StoreLocation {
     : { engine: "sqlite", file: join(config.dataDir, "mds.sqlite") };
 }
 
+/** The sign-in seams of the OAuth server (the web face supplies them) and its metadata fetcher. */
+export type OAuthSeams = Partial<Pick<OAuthDeps, "currentUser" | "csrf" | "page" | "loginUrl" | "fetchClientMetadata">>;
+
 /** The composition root: picks adapters from the configuration and wires the ports. */
-export async function createService(config: Config, options: { clock?: Clock; rateLimitPrefix?: string; webhooks?: WebhooksOptions } = {}): Promise<Service> {
+
+export async function createService(config: Config, options: { clock?: Clock; rateLimitPrefix?: string; webhooks?: WebhooksOptions; oauth?: OAuthSeams } = {}): Promise<Service> {
   const clock = options.clock ?? systemClock;
   const sources = loadSources(config.sourcesFile);
   const store = await openStore(storeLocation(config));
@@ -103,8 +112,23 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   const ingest = new Ingest(services.positions, clock, {}, (err) => app.log.error({ err }, "AIS batch write failed; kept for retry"));
   const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(PROJECT_ROOT, "docs/errors.md"), metricRegistries: [ingest.metrics.registry] });
   registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
+  const oauthStore = new SqlOAuthStore(store.db);
+  const oauth = { connectedApps: new ConnectedApps(oauthStore, clock), tokens: new OAuthTokenVerifier(oauthStore, clock) };
+  const cimd = safeCimdFetcher();
+  registerOAuth(app, {
+    store: oauthStore,
+    clock,
+    baseUrl: config.baseUrl,
+    // Until the web face's sign-in is wired here, nobody is signed in and /authorize sends people to /login.
+    currentUser: async () => null,
+    csrf: { token: () => "", verify: () => false },
+    fetchClientMetadata: cimd.fetch,
+    ...options.oauth,
+  });
+  // /mcp takes keys and access tokens; the gate has checked a token's resource before execute() sees it.
+  const mcpPipeline: Pipeline = { services, auth: new KeyOrTokenAuthenticator(pipeline.auth, accounts, (token) => oauth.tokens.verify(token, null)) };
   const mcpHosts = mcpHostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
-  registerMcp(app, { pipeline, operations: OPERATIONS, sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins });
+  registerMcp(app, { pipeline: mcpPipeline, tokens: oauth.tokens, operations: OPERATIONS, sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins });
   webhooks.attach(services, ingest, app, join(PROJECT_ROOT, "docs/webhooks.md"));
   return {
     config,
@@ -117,8 +141,10 @@ export async function createService(config: Config, options: { clock?: Clock; ra
     webhooks,
     tracks,
     archive,
+    oauth,
     async close() {
       await app.close();
+      await cimd.close();
       await ingest.close();
       await webhooks.close();
       await limiter.close();

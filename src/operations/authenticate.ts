@@ -56,3 +56,37 @@ export class KeyAuthenticator {
   }
 }
 
+
+/** What an OAuth access token stands for, as the token verifier reports it. */
+export type TokenLookup = (token: string) => Promise<{ accountId: string; grantId: string } | null>;
+
+/**
+ * The MCP endpoint's authenticator: API keys as everywhere, plus OAuth access tokens, which
+ * act as a key of the account that approved them (`grant:<id>` as the key id), so a token's
+ * calls have the account's credits, rate limit, plan gates and rights. REST keeps the plain
+ * KeyAuthenticator: tokens are issued for the MCP endpoint only.
+ */
+export class KeyOrTokenAuthenticator {
+  readonly #keys: Pick<KeyAuthenticator, "authenticate" | "forget">;
+  readonly #accounts: AccountStore;
+  readonly #tokens: TokenLookup;
+
+  constructor(keys: Pick<KeyAuthenticator, "authenticate" | "forget">, accounts: AccountStore, tokens: TokenLookup) {
+    this.#keys = keys;
+    this.#accounts = accounts;
+    this.#tokens = tokens;
+  }
+
+  forget(): void {
+    this.#keys.forget();
+  }
+
+  async authenticate(authorization: string | undefined, required: boolean, clientAddress: string): Promise<Principal> {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+    if (bearer === undefined || KEY_PATTERN.test(bearer)) return this.#keys.authenticate(authorization, required, clientAddress);
+    const token = await this.#tokens(bearer);
+    const account = token ? await this.#accounts.getAccount(token.accountId) : null;
+    if (!token || !account) throw new AppError("invalid_api_key", "The access token is unknown, expired or revoked; connect the application again.");
+    return { kind: "key", keyId: `grant:${token.grantId}`, accountId: account.id, entitlements: entitlements(account.webPlan, account.apiPlan), clientAddress };
+  }
+}

@@ -58,6 +58,7 @@ export interface GrantListing {
   clientId: string;
   clientKind: "dcr" | "cimd" | null;
   clientMetadata: ClientMetadata | null;
+  redirectUri: string;
   scopes: string[];
   createdAt: number;
   lastUsedAt: number | null;
@@ -68,7 +69,7 @@ export interface OAuthStore {
   /** Inserts or replaces (a re-fetched document replaces the cached one). */
   saveClient(client: StoredClient): Promise<void>;
   /** The live grant of this account, user and client, with its scopes set to these; or a new one. */
-  upsertGrant(input: { accountId: string; userId: string; clientId: string; scopes: string[]; now: number }): Promise<string>;
+  upsertGrant(input: { accountId: string; userId: string; clientId: string; redirectUri: string; scopes: string[]; now: number }): Promise<string>;
   createCode(code: CodeRow): Promise<void>;
   findCode(hash: string): Promise<CodeLookup | null>;
   /** Marks the code used and stores the tokens, atomically; false (and nothing stored) when it was used already. */

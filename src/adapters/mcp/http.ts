@@ -9,6 +9,8 @@ import {
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
+import { RESOURCE_SCOPES } from "../../domain/oauth/scopes.ts";
+import { KEY_PATTERN } from "../../domain/secrets.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { errorBody, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
@@ -35,6 +37,11 @@ export interface McpOptions {
    * Default true; false sends every request through the SDK, the reference the tests compare with.
    */
   directToolCalls?: boolean;
+  /**
+   * OAuth access tokens, when the built-in authorization server runs: the gate refuses a token
+   * issued for another resource, and the metadata names this origin as the authorization server.
+   */
+  tokens?: { verify(token: string, resource: string): Promise<unknown> };
 }
 
 /** Every host name a local deployment is reached by. */
@@ -126,11 +133,12 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
   const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
   const metadataUrl = (req: FastifyRequest) => getOAuthProtectedResourceMetadataUrl(new URL(`${baseOf(req)}${MCP_PATH}`));
 
-  // RFC 9728: what a client learns from the 401 challenge. The OAuth work adds authorization_servers.
+  // RFC 9728: what a client learns from the 401 challenge. offline_access stays out (MCP spec, refresh tokens).
   const metadata = async (req: FastifyRequest, reply: FastifyReply) => {
     reply.header("access-control-allow-origin", "*").header("cache-control", "public, max-age=3600");
     return {
       resource: `${baseOf(req)}${MCP_PATH}`,
+      ...(options.tokens ? { authorization_servers: [baseOf(req)], scopes_supported: [...RESOURCE_SCOPES] } : {}),
       bearer_methods_supported: ["header"],
       resource_name: "Maritime Data Service",
     };
@@ -164,7 +172,12 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
         let auth: AuthInfo;
         let call: CallContext;
         try {
-          // Every MCP request needs a key, listing included; only tool calls are charged.
+          // An access token must have been issued for this endpoint (RFC 8707); keys are for any.
+          const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+          if (options.tokens && bearer !== undefined && !KEY_PATTERN.test(bearer) && !(await options.tokens.verify(bearer, `${baseOf(req)}${MCP_PATH}`))) {
+            throw new AppError("invalid_api_key", "The access token is unknown, expired or revoked, or was issued for another resource; connect the application again.");
+          }
+          // Every MCP request needs a key or token, listing included; only tool calls are charged.
           const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip);
           if (principal.kind !== "key") throw new AppError("missing_api_key");
           call = {

@@ -30,7 +30,7 @@ export class SqlOAuthStore implements OAuthStore {
       .execute();
   }
 
-  async upsertGrant(input: { accountId: string; userId: string; clientId: string; scopes: string[]; now: number }): Promise<string> {
+  async upsertGrant(input: { accountId: string; userId: string; clientId: string; redirectUri: string; scopes: string[]; now: number }): Promise<string> {
     return this.#db.transaction().execute(async (trx) => {
       const live = await trx
         .selectFrom("oauth_grants")
@@ -41,13 +41,13 @@ export class SqlOAuthStore implements OAuthStore {
         .where("revoked_at", "is", null)
         .executeTakeFirst();
       if (live) {
-        await trx.updateTable("oauth_grants").set({ scopes: input.scopes.join(" ") }).where("id", "=", live.id).execute();
+        await trx.updateTable("oauth_grants").set({ scopes: input.scopes.join(" "), redirect_uri: input.redirectUri }).where("id", "=", live.id).execute();
         return live.id;
       }
       const id = `grt_${randomBase62(16)}`;
       await trx
         .insertInto("oauth_grants")
-        .values({ id, account_id: input.accountId, user_id: input.userId, client_id: input.clientId, scopes: input.scopes.join(" "), created_at: input.now, last_used_at: null, revoked_at: null })
+        .values({ id, account_id: input.accountId, user_id: input.userId, client_id: input.clientId, redirect_uri: input.redirectUri, scopes: input.scopes.join(" "), created_at: input.now, last_used_at: null, revoked_at: null })
         .execute();
       return id;
     });
@@ -173,7 +173,7 @@ export class SqlOAuthStore implements OAuthStore {
     const rows = await this.#db
       .selectFrom("oauth_grants as g")
       .leftJoin("oauth_clients as c", "c.client_id", "g.client_id")
-      .select(["g.id", "g.client_id", "g.scopes", "g.created_at", "g.last_used_at", "c.kind", "c.metadata_json"])
+      .select(["g.id", "g.client_id", "g.redirect_uri", "g.scopes", "g.created_at", "g.last_used_at", "c.kind", "c.metadata_json"])
       .where("g.account_id", "=", accountId)
       .where("g.revoked_at", "is", null)
       .orderBy("g.created_at")
@@ -184,6 +184,7 @@ export class SqlOAuthStore implements OAuthStore {
       clientId: r.client_id,
       clientKind: kindOf(r.kind),
       clientMetadata: r.metadata_json ? (JSON.parse(r.metadata_json) as ClientMetadata) : null,
+      redirectUri: r.redirect_uri,
       scopes: scopesOf(r.scopes),
       createdAt: Number(r.created_at),
       lastUsedAt: num(r.last_used_at),

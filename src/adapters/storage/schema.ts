@@ -496,6 +496,7 @@ export interface OAuthGrantsTable {
   account_id: string;
   user_id: string;
   client_id: string;
+  redirect_uri: string;
   scopes: string;
   created_at: number;
   last_used_at: number | null;

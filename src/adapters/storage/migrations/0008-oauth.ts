@@ -29,6 +29,8 @@ export function oauth({ engine, bigint }: ColumnTypes): Migration {
         // The signed-in person who approved; users live in the people tables, so no foreign key here.
         .addColumn("user_id", "text", (c) => c.notNull())
         .addColumn("client_id", "text", (c) => c.notNull())
+        // The redirect URI last approved: "connected apps" shows its host.
+        .addColumn("redirect_uri", "text", (c) => c.notNull())
         .addColumn("scopes", "text", (c) => c.notNull())
         .addColumn("created_at", bigint, (c) => c.notNull())
         .addColumn("last_used_at", bigint)
