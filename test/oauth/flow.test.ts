@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { billingPeriod } from "../../src/operations/billing-period.ts";
+import { ENGINES } from "../helpers/service.ts";
 import { approve, MemoryProvider, type OAuthTestService, startOAuthService } from "./helpers.ts";
 
 const CIMD_URL = "https://client.test/cimd.json";
@@ -15,10 +16,10 @@ type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; 
  * (CIMD), the user approves, and the client calls tools with the account's credits until
  * the user disconnects it.
  */
-describe("OAuth: the SDK client connects to /mcp without a key", () => {
+for (const engine of ENGINES) describe(`OAuth: the SDK client connects to /mcp without a key (${engine})`, () => {
   let t: OAuthTestService;
   before(async () => {
-    t = await startOAuthService();
+    t = await startOAuthService({ engine });
     t.documents.set(CIMD_URL, {
       status: 200,
       contentType: "application/json",
