@@ -9,7 +9,7 @@ import { type OpenOptions, openServices, type ServiceCore } from "./compose/serv
  * apart from building the server on them (compose/server.ts); `createService` does both
  * without listening, for tests, benchmarks and importers.
  */
-export { archiveLocation, openServices, type OpenOptions, type ServiceCore, storeLocation } from "./compose/services.ts";
+export { archiveLocation, type OAuthSeams, openServices, type OpenOptions, type ServiceCore, storeLocation } from "./compose/services.ts";
 export { bindPorts, BindError, buildServer, type Server } from "./compose/server.ts";
 
 /** The project's root: bundled datasets, the default sources file and the docs live here. */
@@ -25,7 +25,7 @@ export async function createService(config: Config, options: OpenOptions = {}): 
   const core = await openServices(config, options);
   let app: FastifyInstance;
   try {
-    ({ app } = buildServer(core, { projectRoot: PROJECT_ROOT }));
+    ({ app } = buildServer(core, { projectRoot: PROJECT_ROOT, oauth: options.oauth }));
   } catch (e) {
     await core.close();
     throw e;

@@ -4,10 +4,14 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../adapters/http/app.ts";
 import { registerIngestRoute } from "../adapters/http/ingest-route.ts";
 import { mcpHostPolicy, registerMcp } from "../adapters/mcp/http.ts";
-import { registerWeb } from "../adapters/web/index.ts";
+import { safeCimdFetcher } from "../adapters/oauth/cimd-fetcher.ts";
+import { registerOAuth } from "../adapters/oauth/index.ts";
+import { raw } from "../adapters/web/html.ts";
+import { layout } from "../adapters/web/layout.ts";
+import { csrfToken, currentUser, registerWeb, verifyCsrf } from "../adapters/web/index.ts";
 import { OPERATIONS } from "../operations/registry.ts";
 import { ReadinessGate } from "./readiness-gate.ts";
-import type { ServiceCore } from "./services.ts";
+import type { OAuthSeams, ServiceCore } from "./services.ts";
 
 export interface Server {
   app: FastifyInstance;
@@ -19,15 +23,37 @@ export interface Server {
  * The HTTP face over opened services: REST, MCP, station ingest over HTTP and the docs
  * pages, on one Fastify app that is built but not listening.
  */
-export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean }): Server {
+export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean; oauth?: OAuthSeams }): Server {
   const { config, pipeline, ingest } = core;
   const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(options.projectRoot, "docs/errors.md"), metricRegistries: [ingest.metrics.registry] });
   const gate = new ReadinessGate(options.ready ?? true);
   gate.register(app, config.baseUrl);
   registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
   const mcpHosts = mcpHostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
-  registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins });
-  registerWeb(app, { pipeline, db: core.store.db, clock: core.services.clock, baseUrl: config.baseUrl, signup: config.signup });
+  registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins, authorizationServer: true });
+  const { connectedApps } = core.oauth;
+  registerWeb(app, {
+    pipeline,
+    db: core.store.db,
+    clock: core.services.clock,
+    baseUrl: config.baseUrl,
+    signup: config.signup,
+    listGrants: (accountId) => connectedApps.listGrants(accountId),
+    revokeGrant: (accountId, grantId) => connectedApps.revokeGrant(accountId, grantId),
+  });
+  // The authorization server signs people in through the web face's session and CSRF tokens.
+  const cimd = options.oauth?.fetchClientMetadata ? null : safeCimdFetcher();
+  registerOAuth(app, {
+    store: core.oauth.store,
+    clock: core.services.clock,
+    baseUrl: config.baseUrl,
+    currentUser,
+    csrf: { token: (req) => csrfToken(req), verify: (req, token) => verifyCsrf(req, token) },
+    page: (title, body) => raw(layout({ title }, body)),
+    ...(cimd ? { fetchClientMetadata: cimd.fetch } : {}),
+    ...options.oauth,
+  });
+  if (cimd) app.addHook("onClose", () => cimd.close());
   const webhooksDoc = readFileSync(join(options.projectRoot, "docs/webhooks.md"), "utf8");
   app.get("/docs/webhooks", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(webhooksDoc));
   return { app, gate };

@@ -2,7 +2,10 @@ import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
 import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
+import { ConnectedApps, type OAuthDeps, OAuthTokenVerifier } from "../adapters/oauth/index.ts";
+import { OAuthPrincipals } from "../adapters/oauth/token-principals.ts";
 import { SqlAccountStore } from "../adapters/storage/accounts-store.ts";
+import { SqlOAuthStore } from "../adapters/storage/oauth-store.ts";
 import { SqlCreditLedger } from "../adapters/storage/credit-ledger.ts";
 import { WriteBehindLedger } from "../adapters/storage/write-behind-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "../adapters/storage/database.ts";
@@ -32,6 +35,7 @@ import { loadSources } from "../sources-file.ts";
  */
 export interface ServiceCore {
   config: Config;
+  oauth: OAuthCore;
   store: Store;
   services: Services;
   pipeline: Pipeline;
@@ -53,6 +57,18 @@ export interface OpenOptions {
   clock?: Clock;
   rateLimitPrefix?: string;
   webhooks?: WebhooksOptions;
+  /** Tests replace the OAuth server's sign-in seams or its metadata fetcher (compose/server.ts). */
+  oauth?: OAuthSeams;
+}
+
+/** The sign-in seams of the OAuth server (the web face supplies them) and its metadata fetcher. */
+export type OAuthSeams = Partial<Pick<OAuthDeps, "currentUser" | "csrf" | "page" | "loginUrl" | "fetchClientMetadata">>;
+
+/** OAuth for MCP clients: its store, the access-token check /mcp runs, and the account page's connected apps. */
+export interface OAuthCore {
+  store: SqlOAuthStore;
+  tokens: OAuthTokenVerifier;
+  connectedApps: ConnectedApps;
 }
 
 /** The archive of positions older than 90 days: a second PostgreSQL database, or a second SQLite file beside the main one. */
@@ -103,13 +119,17 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     webhookDispatch: webhooks,
     alertsRuntime: webhooks,
   };
-  const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock) };
+  const oauthStore = new SqlOAuthStore(store.db);
+  const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
+  // Keys everywhere; OAuth access tokens where the call's address is the one they were issued for (/mcp).
+  const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock, new OAuthPrincipals(oauth.tokens, accounts)) };
   const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id));
   ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);
   return {
     config,
+    oauth,
     store,
     services,
     pipeline,

@@ -22,7 +22,7 @@ export function idParam(prefix: IdPrefix) {
 }
 
 export function accountOf(ctx: OperationContext): string {
-  if (ctx.principal.kind !== "key") throw new AppError("missing_api_key");
+  if (ctx.principal.kind === "anonymous") throw new AppError("missing_api_key");
   return ctx.principal.accountId;
 }
 

@@ -8,6 +8,9 @@ import type { Principal } from "./principal.ts";
 /** How long a key lookup is remembered; a revocation by another process takes effect within this. */
 export const KEY_CACHE_TTL_MS = 5_000;
 
+/** A key's last use is written at most this often: a busy key costs one write a minute, not one per call. */
+export const LAST_USE_RESOLUTION_MS = 60_000;
+
 /** Calls without a key: sandbox rights (no commercial use), their own small rate. */
 const ANONYMOUS = { ...entitlements(null, null), plans: [], ratePerSecond: ANONYMOUS_RATE_PER_SECOND, monthlyCredits: 0 };
 
@@ -18,14 +21,18 @@ const ANONYMOUS = { ...entitlements(null, null), plans: [], ratePerSecond: ANONY
  * api_key_revoked) when the credential is refused.
  */
 export interface Authenticator {
-  authenticate(authorization: string | undefined, required: boolean, clientAddress: string): Promise<Principal>;
+  /**
+   * `resource` is the address the call is made to, for credentials bound to one (an OAuth
+   * access token is issued for `{base_url}/mcp` only); API keys are valid for every resource.
+   */
+  authenticate(authorization: string | undefined, required: boolean, clientAddress: string, resource?: string): Promise<Principal>;
   /** Drops whatever is cached, so a revocation takes effect at once (tests, the command line). */
   forget(): void;
 }
 
 /** A second kind of credential: resolves its own bearer strings, null for strings it does not issue. */
 export interface TokenVerifier {
-  verify(token: string, clientAddress: string): Promise<Principal | null>;
+  verify(token: string, clientAddress: string, resource: string | undefined): Promise<Principal | null>;
 }
 
 /**
@@ -40,6 +47,7 @@ export class KeyAuthenticator implements Authenticator {
   readonly #clock: Clock;
   readonly #tokens: TokenVerifier | undefined;
   readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; hash: string; until: number }>();
+  readonly #lastUseWritten = new Map<string, number>();
 
   constructor(accounts: AccountStore, clock: Clock, tokens?: TokenVerifier) {
     this.#accounts = accounts;
@@ -51,7 +59,7 @@ export class KeyAuthenticator implements Authenticator {
     this.#cache.clear();
   }
 
-  async authenticate(authorization: string | undefined, required: boolean, clientAddress: string): Promise<Principal> {
+  async authenticate(authorization: string | undefined, required: boolean, clientAddress: string, resource?: string): Promise<Principal> {
     if (authorization === undefined || authorization.trim() === "") {
       if (required) throw new AppError("missing_api_key");
       return { kind: "anonymous", subject: `ip:${clientAddress}`, entitlements: ANONYMOUS, clientAddress };
@@ -61,13 +69,14 @@ export class KeyAuthenticator implements Authenticator {
     const credential = m[1]!;
     if (!KEY_PATTERN.test(credential)) {
       // Not an API key: the one other kind of bearer credential, when the service issues one.
-      const principal = this.#tokens ? await this.#tokens.verify(credential, clientAddress) : null;
-      if (!principal) throw new AppError("invalid_api_key");
+      const principal = this.#tokens ? await this.#tokens.verify(credential, clientAddress, resource) : null;
+      if (!principal) throw new AppError("invalid_api_key", "The bearer credential is not a valid API key, nor an access token issued for this address that is still valid; use an API key or connect the application again.");
       return principal;
     }
     const record = await this.#lookup(credential);
     if (!record) throw new AppError("invalid_api_key");
     if (record.revoked) throw new AppError("api_key_revoked");
+    this.#noteUse(record.keyId);
     return {
       kind: "key",
       subject: `key:${record.keyId}`,
@@ -76,6 +85,16 @@ export class KeyAuthenticator implements Authenticator {
       entitlements: entitlements(record.webPlan, record.apiPlan),
       clientAddress,
     };
+  }
+
+  /** Fire and forget: the keys page's "last used" must never fail or slow the call itself. */
+  #noteUse(keyId: string): void {
+    const now = this.#clock.now();
+    const last = this.#lastUseWritten.get(keyId);
+    if (last !== undefined && now - last < LAST_USE_RESOLUTION_MS) return;
+    if (this.#lastUseWritten.size > 100_000) this.#lastUseWritten.clear();
+    this.#lastUseWritten.set(keyId, now);
+    this.#accounts.recordKeyUse(keyId, now).catch(() => this.#lastUseWritten.delete(keyId));
   }
 
   async #lookup(key: string): Promise<KeyPrincipalRecord | null> {

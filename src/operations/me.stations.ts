@@ -18,7 +18,7 @@ export const meStations = defineOperation({
   cost: 0,
   async run(ctx) {
     const p = ctx.principal;
-    if (p.kind !== "key") throw new Error("me.stations runs only for keys");
+    if (p.kind === "anonymous") throw new Error("me.stations runs only for an account's credentials");
     const stations = await ctx.services.stations.listStations(p.accountId);
     const counters = new Map((await ctx.services.positions.counters(stations.map((s) => s.id))).map((c) => [c.stationId, c]));
     return { data: stations.map((s) => stationHealth(s, counters.get(s.id))) };

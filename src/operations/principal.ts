@@ -25,10 +25,17 @@ export interface AnonymousPrincipal extends PrincipalBase {
 }
 
 /**
- * Who calls, by how they authenticated. An OAuth access token adds one member here
- * (`kind: "oauth"`, `accountId`, `grantId`) and one case in `billingOf` and `accountIdOf`.
+ * An MCP client the account's user connected through OAuth: it acts as the account, with the
+ * account's credits, rate limit, plan gates and rights; its usage is tallied per grant.
  */
-export type Principal = KeyPrincipal | AnonymousPrincipal;
+export interface OAuthPrincipal extends PrincipalBase {
+  kind: "oauth";
+  grantId: string;
+  accountId: string;
+}
+
+/** Who calls, by how they authenticated. */
+export type Principal = KeyPrincipal | OAuthPrincipal | AnonymousPrincipal;
 
 /** Where a call's credits are charged: the account, and the credential its usage is tallied under. */
 export interface Billing {
@@ -41,6 +48,8 @@ export function billingOf(principal: Principal): Billing | null {
   switch (principal.kind) {
     case "key":
       return { accountId: principal.accountId, credentialId: principal.keyId };
+    case "oauth":
+      return { accountId: principal.accountId, credentialId: `grant:${principal.grantId}` };
     case "anonymous":
       return null;
   }

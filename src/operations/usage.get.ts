@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { billingPeriod, periodResetsAt } from "./billing-period.ts";
 import { defineOperation } from "./operation.ts";
+import { billingOf } from "./principal.ts";
 
 const UsageSchema = z.object({
   tier: z.string(),
@@ -28,9 +29,10 @@ export const usageGet = defineOperation({
   cost: 0,
   async run(ctx) {
     const p = ctx.principal;
-    if (p.kind !== "key") throw new Error("usage.get runs only for keys");
+    const billing = billingOf(p);
+    if (!billing) throw new Error("usage.get runs only for an account's credentials");
     const period = billingPeriod(ctx.now);
-    const u = await ctx.services.ledger.usage(p.accountId, p.keyId, period);
+    const u = await ctx.services.ledger.usage(billing.accountId, billing.credentialId, period);
     const e = p.entitlements;
     return {
       data: {
@@ -40,7 +42,7 @@ export const usageGet = defineOperation({
         commercialScope: e.commercialScope,
         credits: { limit: e.monthlyCredits, used: u.used, remaining: Math.max(0, e.monthlyCredits - u.used), resetsAt: periodResetsAt(ctx.now) },
         rateLimitPerSecond: e.ratePerSecond,
-        key: { id: p.keyId, calls: u.keyCalls, credits: u.keyCredits },
+        key: { id: billing.credentialId, calls: u.keyCalls, credits: u.keyCredits },
       },
     };
   },

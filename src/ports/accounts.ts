@@ -31,6 +31,8 @@ export interface KeyListing {
   name: string | null;
   createdAt: number;
   revokedAt: number | null;
+  /** Recorded to the minute (LAST_USE_RESOLUTION_MS), for the keys page. */
+  lastUsedAt: number | null;
 }
 
 export interface AccountStore {
@@ -43,6 +45,8 @@ export interface AccountStore {
   /** Looks a key up by the SHA-256 of its text. */
   findKeyByHash(hash: string): Promise<KeyPrincipalRecord | null>;
   revokeKey(keyId: string): Promise<boolean>;
+  /** Notes when a key last authenticated a call. */
+  recordKeyUse(keyId: string, at: number): Promise<void>;
 }
 
 export type ChargeResult = { ok: true; used: number } | { ok: false; used: number };

@@ -8,7 +8,7 @@ import { columnTypes } from "../../src/adapters/storage/migrations/column-types.
 import { allMigrations } from "../../src/adapters/storage/migrations/index.ts";
 import { type Config, parseConfig } from "../../src/config.ts";
 import type { PlanId } from "../../src/domain/plans.ts";
-import { createService, DATASETS_DIR, PROJECT_ROOT, type Service } from "../../src/main.ts";
+import { createService, DATASETS_DIR, type OAuthSeams, PROJECT_ROOT, type Service } from "../../src/main.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { WebhooksOptions } from "../../src/adapters/webhooks/runtime.ts";
 
@@ -141,7 +141,7 @@ async function freshPostgres(withData: boolean): Promise<{ url: string; drop: ()
   };
 }
 
-export async function startTestService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; webhooks?: WebhooksOptions } = {}): Promise<TestService> {
+export async function startTestService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; webhooks?: WebhooksOptions; oauth?: OAuthSeams } = {}): Promise<TestService> {
   const engine = options.engine ?? "sqlite";
   const clock = new TestClock();
   const dataDir = mkdtempSync(join(tmpdir(), "mds-test-"));
@@ -156,7 +156,7 @@ export async function startTestService(options: { engine?: Engine; withData?: bo
     if (options.withData !== false) copyFileSync(await sqliteTemplate(), join(dataDir, "mds.sqlite"));
   }
   // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
-  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks });
+  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks, oauth: options.oauth });
   return {
     service,
     clock,

@@ -68,7 +68,13 @@ describe("the /mcp endpoint over HTTP", () => {
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
       const r = await fetch(`${t.address}${path}`);
       assert.equal(r.status, 200);
-      assert.deepEqual(await r.json(), { resource: `${t.address}/mcp`, bearer_methods_supported: ["header"], resource_name: "Maritime Data Service" });
+      assert.deepEqual(await r.json(), {
+        resource: `${t.address}/mcp`,
+        authorization_servers: [t.address],
+        scopes_supported: ["mcp"],
+        bearer_methods_supported: ["header"],
+        resource_name: "Maritime Data Service",
+      });
     }
   });
 

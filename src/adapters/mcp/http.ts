@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
+import { RESOURCE_SCOPES } from "../../domain/oauth/scopes.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import type { Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
@@ -37,6 +38,8 @@ export interface McpOptions {
    * Default true; false sends every request through the SDK, the reference the tests compare with.
    */
   directToolCalls?: boolean;
+  /** The service's own OAuth authorization server runs at the origin root: the metadata names it. */
+  authorizationServer?: boolean;
 }
 
 /** Every host name a local deployment is reached by. */
@@ -128,13 +131,15 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
   const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
   const metadataUrl = (req: FastifyRequest) => getOAuthProtectedResourceMetadataUrl(new URL(`${baseOf(req)}${MCP_PATH}`));
 
-  // RFC 9728: what a client learns from the 401 challenge. The OAuth work adds authorization_servers.
+  // RFC 9728: what a client learns from the 401 challenge. offline_access stays out of the
+  // scopes (MCP clients are not to ask for it here; the authorization server grants refresh anyway).
   const metadata = async (req: FastifyRequest, reply: FastifyReply) => {
     reply.header("access-control-allow-origin", "*").header("cache-control", "public, max-age=3600");
     return {
       resource: `${baseOf(req)}${MCP_PATH}`,
       bearer_methods_supported: ["header"],
       resource_name: "Maritime Data Service",
+      ...(options.authorizationServer ? { authorization_servers: [baseOf(req)], scopes_supported: [...RESOURCE_SCOPES] } : {}),
     };
   };
   app.get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, metadata);
@@ -168,7 +173,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
         try {
           // Every MCP request needs a key, listing included; only tool calls are charged. The key is
           // checked here, once: tool calls run for this principal without looking at the header again.
-          const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip);
+          const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip, `${baseOf(req)}${MCP_PATH}`);
           if (principal.kind === "anonymous") throw new AppError("missing_api_key");
           call = {
             principal,

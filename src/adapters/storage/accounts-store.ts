@@ -55,7 +55,7 @@ export class SqlAccountStore implements AccountStore {
 
   async listKeys(accountId: string): Promise<KeyListing[]> {
     const rows = await this.#db.selectFrom("api_keys").selectAll().where("account_id", "=", accountId).orderBy("created_at").execute();
-    return rows.map((r) => ({ id: r.id, start: r.start, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at }));
+    return rows.map((r) => ({ id: r.id, start: r.start, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at }));
   }
 
   async findKeyByHash(hash: string): Promise<KeyPrincipalRecord | null> {
@@ -67,6 +67,10 @@ export class SqlAccountStore implements AccountStore {
       .executeTakeFirst();
     if (!r) return null;
     return { keyId: r.keyId, accountId: r.accountId, revoked: r.revoked_at !== null, webPlan: plan(r.web_plan), apiPlan: plan(r.api_plan) };
+  }
+
+  async recordKeyUse(keyId: string, at: number): Promise<void> {
+    await this.#db.updateTable("api_keys").set({ last_used_at: at }).where("id", "=", keyId).execute();
   }
 
   async revokeKey(keyId: string): Promise<boolean> {

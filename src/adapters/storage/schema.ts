@@ -42,6 +42,10 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   users: UsersTable;
   sessions: SessionsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
 }
 
 export interface AccountsTable {
@@ -501,4 +505,50 @@ export interface SessionsTable {
   expires_at: number;
   ip: string | null;
   user_agent: string | null;
+}
+
+/** OAuth clients: a self-registration (dcr) or a fetched metadata document (cimd, cached until expires_at). */
+export interface OAuthClientsTable {
+  client_id: string;
+  kind: string;
+  metadata_json: string;
+  fetched_at: number;
+  expires_at: number | null;
+}
+
+/** One per account, user and client: a "connected app". Scopes space-separated. */
+export interface OAuthGrantsTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  client_id: string;
+  redirect_uri: string;
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** Authorization codes by SHA-256 hex; single use. */
+export interface OAuthCodesTable {
+  hash: string;
+  grant_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  family_id: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Access and refresh tokens by SHA-256 hex; a family is one code's chain of rotations. */
+export interface OAuthTokensTable {
+  hash: string;
+  grant_id: string;
+  kind: string;
+  family_id: string;
+  resource: string;
+  expires_at: number;
+  revoked_at: number | null;
+  used_at: number | null;
 }

@@ -55,7 +55,6 @@ ${body}
 
   async function keysPage(req: FastifyRequest, reply: FastifyReply, user: SessionUser, extra: { created?: { name: string; key: string }; error?: string; notice?: string }, status = 200) {
     const keys = await ctx.pipeline.services.accounts.listKeys(user.accountId);
-    const used = await ctx.keyUse.lastUsed(user.accountId);
     const apps = await ctx.listGrants(user.accountId);
     const csrf = csrfToken(req);
     const active = keys.filter((k) => k.revokedAt === null);
@@ -77,7 +76,7 @@ ${active.length === 0
   : html`<table id="keys"><caption>Active API keys</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Action</th></tr></thead>
 <tbody>${active.map(
-      (k) => html`<tr><td>${k.name ?? "(unnamed)"}</td><td><code>${k.start}…</code></td><td>${when(k.createdAt)}</td><td>${when(used.get(k.id))}</td>
+      (k) => html`<tr><td>${k.name ?? "(unnamed)"}</td><td><code>${k.start}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
 <td><a href="/account/keys/${k.id}/revoke" aria-label="Revoke key ${k.name ?? k.start}">Revoke…</a></td></tr>`,
     )}</tbody></table>`}
 <h2>Connected apps</h2>

@@ -4,7 +4,6 @@ import type { Pipeline } from "../../operations/execute.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { SessionStore, UserStore } from "../../ports/people.ts";
 import type { Html } from "./html.ts";
-import type { KeyLastUsed } from "./key-last-used.ts";
 import { layout, type PageOptions } from "./layout.ts";
 import { csrfToken, currentUser, type SessionUser } from "./session.ts";
 
@@ -24,7 +23,6 @@ export interface WebContext {
   sessions: SessionStore;
   clock: Clock;
   throttle: LoginThrottle;
-  keyUse: KeyLastUsed;
   signupOpen: boolean;
   /** Connected apps (OAuth grants) of an account; none until the OAuth server is wired. */
   listGrants: (accountId: string) => Promise<ConnectedApp[]>;

@@ -16,7 +16,6 @@ import { registerAccountPages } from "./account-pages.ts";
 import { registerAuthPages } from "./auth-pages.ts";
 import { type ConnectedApp, field, sendPage, type WebContext } from "./context.ts";
 import { html } from "./html.ts";
-import { KeyLastUsed } from "./key-last-used.ts";
 import { registerStationPages } from "./station-pages.ts";
 import { configureSessions, verifyCsrf } from "./session.ts";
 import { registerWebhookPages } from "./webhook-pages.ts";
@@ -49,15 +48,12 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   const secure = deps.baseUrl?.startsWith("https:") ?? false;
   const users = new SqlUserStore(deps.db, deps.clock);
   const sessions = new SqlSessionStore(deps.db);
-  const keyUse = new KeyLastUsed(deps.db, deps.clock, (err) => app.log.warn({ err }, "could not record a key's last use"));
-  keyUse.track(deps.pipeline);
   const ctx: WebContext = {
     pipeline: deps.pipeline,
     users,
     sessions,
     clock: deps.clock,
     throttle: new LoginThrottle(),
-    keyUse,
     signupOpen: deps.signup === "open",
     listGrants: deps.listGrants ?? (async () => []),
     revokeGrant: deps.revokeGrant ?? (async () => false),

@@ -177,6 +177,45 @@ export class DeliveryTransport {
     }
   }
 
+  /**
+   * A small GET under the same address rules and deadline (OAuth client metadata documents):
+   * resolves with any status, rejects on a blocked or malformed URL, a transport failure, or a
+   * body larger than `maxBytes`. Redirects are not followed, as for deliveries.
+   */
+  async fetchSmall(url: string, maxBytes: number, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+    const target = checkTargetUrl(url, this.#policy);
+    if (!target.ok) throw new Error(`the URL ${target.message}`);
+    const ac = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const e = new DeadlineError(`no answer within ${this.#deadlineMs} ms`);
+        ac.abort(e);
+        reject(e);
+      }, this.#deadlineMs);
+    });
+    try {
+      const res = await Promise.race([request(target.url, { method: "GET", dispatcher: this.#agent, headers, signal: ac.signal }), deadline]);
+      const read = async (): Promise<string> => {
+        const chunks: Buffer[] = [];
+        let got = 0;
+        for await (const chunk of res.body) {
+          got += (chunk as Buffer).length;
+          if (got > maxBytes) {
+            res.body.destroy();
+            throw new Error(`the body is larger than ${maxBytes} bytes`);
+          }
+          chunks.push(chunk as Buffer);
+        }
+        return Buffer.concat(chunks).toString("utf8");
+      };
+      const body = await Promise.race([read(), deadline]);
+      return { status: res.statusCode, headers: res.headers, body };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async close(): Promise<void> {
     await this.#agent.close();
   }

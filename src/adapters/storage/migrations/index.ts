@@ -5,6 +5,7 @@ import { sanctions } from "./0003-sanctions.ts";
 import { vessels } from "./0004-vessels.ts";
 import { alertsWebhooks } from "./0006-alerts-webhooks.ts";
 import { people } from "./0007-people.ts";
+import { oauth } from "./0008-oauth.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -19,5 +20,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0004_vessels": vessels(types),
     "0006_alerts_webhooks": alertsWebhooks(types),
     "0007_people": people(types),
+    "0008_oauth": oauth(types),
   };
 }
