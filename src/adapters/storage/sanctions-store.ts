@@ -14,14 +14,11 @@ import {
   type SanctionsVersionRow,
   type StoredDesignation,
 } from "../../ports/sanctions.ts";
+import { inBatches } from "./batches.ts";
 import type { Database, SanctionsDesignationsTable, SanctionsEventsTable, SanctionsIdentifiersTable } from "./schema.ts";
 
 /** Rows per INSERT: the widest table has 17 columns, far below both engines' bound-variable limits. */
 const BATCH = 200;
-
-async function inBatches<T>(rows: readonly T[], run: (batch: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await run(rows.slice(i, i + BATCH));
-}
 
 const union = (a: readonly number[], b: readonly number[]) => [...new Set([...a, ...b])];
 
@@ -168,7 +165,7 @@ export class SqlSanctionsStore implements SanctionsStore {
 
       // New spells, their identifiers and listing events.
       const ids = new Map<string, number>();
-      await inBatches(diff.listed, async (batch) => {
+      await inBatches(diff.listed, BATCH, async (batch) => {
         const inserted = await tx
           .insertInto("sanctions_designations")
           .values(
@@ -203,7 +200,7 @@ export class SqlSanctionsStore implements SanctionsStore {
         for (const value of d.mmsis) identifiers.push({ designation_id: id, kind: "mmsi", value, current: 1, first_version_id: v, last_version_id: v });
         event(id, d, "listed", d.listedAt ?? asOf, d.listedAt ? "list" : "first_seen");
       }
-      await inBatches(identifiers, (batch) => tx.insertInto("sanctions_identifiers").values(batch).execute());
+      await inBatches(identifiers, BATCH, (batch) => tx.insertInto("sanctions_identifiers").values(batch).execute());
 
       // Delistings: a vanished record is delisted on this version's date; New Zealand's
       // in-file deletions carry the list's own date and the record as it stands now.
@@ -236,7 +233,7 @@ export class SqlSanctionsStore implements SanctionsStore {
         if (json !== row.record) await tx.updateTable("sanctions_designations").set({ record: json, source_url: d.sourceUrl }).where("id", "=", row.id).execute();
       }
 
-      await inBatches(events, (batch) => tx.insertInto("sanctions_events").values(batch).execute());
+      await inBatches(events, BATCH, (batch) => tx.insertInto("sanctions_events").values(batch).execute());
 
       // Everything still designated (and every identifier it still carries) was seen in this version.
       const stillActive = tx.selectFrom("sanctions_designations").select("id").where("list", "=", list).where("active", "=", 1);
