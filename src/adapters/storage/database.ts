@@ -33,13 +33,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export type StoreLocation = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string; poolSize?: number; onIdleError?: (err: Error) => void };
 
-export type DatabaseLocation = { engine: "sqlite"; file: string } | { engine: "postgres"; url: string; poolSize?: number; onIdleError?: (err: Error) => void };
-
 /**
  * Connects to one database and picks its dialect: the one place that asks which engine it is.
  * Used by the main store and the archive.
  */
-export function openDatabase<T>(location: DatabaseLocation, pool: { size?: number; connectTimeoutMs?: number } = {}): { db: Kysely<T>; dialect: SqlDialect; pool: pg.Pool | null } {
+export function openDatabase<T>(location: StoreLocation, pool: { size?: number; connectTimeoutMs?: number } = {}): { db: Kysely<T>; dialect: SqlDialect; pool: pg.Pool | null } {
   if (location.engine === "sqlite") {
     if (location.file !== ":memory:") mkdirSync(dirname(location.file), { recursive: true });
     const sqlite = new NodeSqliteDatabase(location.file);
