@@ -71,7 +71,7 @@ async function clientOnly(transport: DeliveryTransport): Promise<number> {
 async function worker(location: StoreLocation, transport: DeliveryTransport, round: number): Promise<{ rate: number; emitMs: number }> {
   const store: Store = await openStore(location);
   try {
-    const webhooks = new SqlWebhookStore(store.db, store.engine);
+    const webhooks = new SqlWebhookStore(store.db, store.dialect);
     const account = await new SqlAccountStore(store.db, systemClock).createAccount({ name: `bench ${round}`, webPlan: "pro", apiPlan: null });
     const ep = await webhooks.createEndpoint(account.id, { url: URL_, description: null, events: null }, "whsec_benchbenchbenchbenchbenchbench01", 5, Date.now());
     if (!ep.ok) throw new Error("no endpoint");

@@ -93,10 +93,10 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const accounts = new SqlAccountStore(store.db, clock);
   const limiter = new FlexibleRateLimiter({ redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
   // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
-  const sqlLedger = new SqlCreditLedger(store.counters, store.engine);
+  const sqlLedger = new SqlCreditLedger(store.counters, store.dialect);
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
-  const webhookStore = new SqlWebhookStore(store.db, store.engine);
-  const tracks = new SqlTrackStore(store.db, store.engine, store.pgPool);
+  const webhookStore = new SqlWebhookStore(store.db, store.dialect);
+  const tracks = new SqlTrackStore(store.db, store.dialect);
   const archive = new SqlArchiveStore(archiveLocation(config));
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
@@ -105,16 +105,16 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     accounts,
     ledger,
     stations: new SqlStationStore(store.db, clock),
-    positions: new SqlPositionStore(store.db, store.engine),
+    positions: new SqlPositionStore(store.db, store.dialect),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     sanctions: new SqlSanctionsStore(store.db),
-    vessels: new SqlVesselStore(store.db, store.engine, store.pgPool),
-    search: new SqlSearchStore(store.db, store.pgPool),
+    vessels: new SqlVesselStore(store.db, store.dialect),
+    search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,
-    alerts: new SqlAlertStore(store.db, store.engine),
+    alerts: new SqlAlertStore(store.db, store.dialect),
     webhooks: webhookStore,
     webhookDispatch: webhooks,
     alertsRuntime: webhooks,

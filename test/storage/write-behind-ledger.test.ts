@@ -19,7 +19,7 @@ describe("write-behind credits (the SQLite ledger)", () => {
 
   it("never overdraws under concurrent charges, and the store learns every charge", async () => {
     const { accountId, keyId } = await account();
-    const store = new SqlCreditLedger(t.service.store.db, "sqlite");
+    const store = new SqlCreditLedger(t.service.store.db, t.service.store.dialect);
     await store.setUsed(accountId, "2026-11", 90);
     const ledger = new WriteBehindLedger(store, 50);
     const results = await Promise.all(Array.from({ length: 40 }, () => ledger.charge(accountId, keyId, "2026-11", 2, 150)));
@@ -27,7 +27,7 @@ describe("write-behind credits (the SQLite ledger)", () => {
     await ledger.refund(accountId, keyId, "2026-11", 2);
     await ledger.close();
     // A fresh ledger, as after a restart, reads the balance the first one wrote.
-    const again = new WriteBehindLedger(new SqlCreditLedger(t.service.store.db, "sqlite"));
+    const again = new WriteBehindLedger(new SqlCreditLedger(t.service.store.db, t.service.store.dialect));
     assert.deepEqual(await again.usage(accountId, keyId, "2026-11"), { used: 148, keyCalls: 29, keyCredits: 58 });
     assert.equal((await again.charge(accountId, keyId, "2026-11", 3, 150)).ok, false);
     assert.equal((await again.charge(accountId, keyId, "2026-11", 2, 150)).ok, true);
@@ -36,7 +36,7 @@ describe("write-behind credits (the SQLite ledger)", () => {
 
   it("writes behind without being asked, within its interval", async () => {
     const { accountId, keyId } = await account();
-    const store = new SqlCreditLedger(t.service.store.db, "sqlite");
+    const store = new SqlCreditLedger(t.service.store.db, t.service.store.dialect);
     const ledger = new WriteBehindLedger(store, 20);
     await ledger.charge(accountId, keyId, "2026-11", 5, 100);
     await new Promise((r) => setTimeout(r, 100));

@@ -15,7 +15,7 @@ import { mapResolver, policyAllowing } from "./helpers.ts";
 const address = process.env.RECEIVER_ADDRESS!;
 const store = await openStore(process.env.DATABASE_URL ? { engine: "postgres", url: process.env.DATABASE_URL } : { engine: "sqlite", file: join(process.env.DATA_DIR!, "mds.sqlite") });
 const transport = new DeliveryTransport({ resolver: mapResolver({ "hooks.example.test": address }), policy: policyAllowing(`${address}/32`), ca: readFileSync(process.env.TEST_CA_FILE!, "utf8") });
-const worker = new DeliveryWorker(new SqlWebhookStore(store.db, store.engine), transport, systemClock, {
+const worker = new DeliveryWorker(new SqlWebhookStore(store.db, store.dialect), transport, systemClock, {
   userAgent: "Service-Webhooks/1 (crash test)",
   leaseMs: Number(process.env.LEASE_MS),
   pollMs: 50,

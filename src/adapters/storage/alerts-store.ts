@@ -1,40 +1,11 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import type { Polygon } from "../../domain/alerts/geometry.ts";
 import type { AlertStore, Follow, LimitedInsert, SavedSearch, Zone } from "../../ports/alerts.ts";
-import type { Engine } from "./database.ts";
+import type { SqlDialect } from "./dialect/dialect.ts";
+import { insertWithinLimit } from "./limited-insert.ts";
 import type { AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable, Database } from "./schema.ts";
 
 type Row<T extends { id: unknown }> = Omit<T, "id"> & { id: number };
-
-/** Tables holding per-account objects whose number a plan limits. */
-export type LimitedTable = "alert_follows" | "alert_zones" | "alert_saved_searches" | "webhook_endpoints";
-
-/**
- * Count-then-insert as one atomic step, so N concurrent creates against a limit of L give
- * exactly L rows. PostgreSQL: the account's row is locked first, which queues every create
- * of that account behind the one holding it (READ COMMITTED alone would let two see the
- * same count). SQLite: the transaction runs alone on the process's one connection, and a
- * second process writing in between makes the commit fail rather than overdraw.
- */
-export async function insertWithinLimit<R>(
-  db: Kysely<Database>,
-  engine: Engine,
-  table: LimitedTable,
-  accountId: string,
-  limit: number,
-  insert: (trx: Transaction<Database>) => Promise<R>,
-): Promise<{ ok: true; value: R } | { ok: false; limit: number }> {
-  return db.transaction().execute(async (trx) => {
-    if (engine === "postgres") await sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`.execute(trx);
-    const { n } = await trx
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("account_id", "=", accountId)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= limit) return { ok: false as const, limit };
-    return { ok: true as const, value: await insert(trx) };
-  });
-}
 
 function toFollow(r: Row<AlertFollowsTable>): Follow {
   return { id: r.id, accountId: r.account_id, kind: r.kind, imo: r.imo, mmsi: r.mmsi, unlocode: r.unlocode, createdAt: r.created_at };
@@ -62,18 +33,18 @@ function followRef(f: Pick<Follow, "kind" | "imo" | "mmsi" | "unlocode">): strin
 
 export class SqlAlertStore implements AlertStore {
   readonly #db: Kysely<Database>;
-  readonly #engine: Engine;
+  readonly #dialect: SqlDialect;
 
-  constructor(db: Kysely<Database>, engine: Engine) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
-    this.#engine = engine;
+    this.#dialect = dialect;
   }
 
   async addFollow(accountId: string, follow: Pick<Follow, "kind" | "imo" | "mmsi" | "unlocode">, limit: number, now: number): Promise<LimitedInsert<Follow>> {
     const ref = followRef(follow);
     const existing = await this.#db.selectFrom("alert_follows").selectAll().where("account_id", "=", accountId).where("ref", "=", ref).executeTakeFirst();
     if (existing) return { ok: false, reason: "duplicate", existing: toFollow(existing) };
-    const r = await insertWithinLimit(this.#db, this.#engine, "alert_follows", accountId, limit, (trx) =>
+    const r = await insertWithinLimit(this.#db, this.#dialect, "alert_follows", accountId, limit, (trx) =>
       trx
         .insertInto("alert_follows")
         .values({ account_id: accountId, kind: follow.kind, imo: follow.imo, mmsi: follow.mmsi, unlocode: follow.unlocode, ref, created_at: now })
@@ -110,7 +81,7 @@ export class SqlAlertStore implements AlertStore {
   }
 
   async addZone(accountId: string, zone: Pick<Zone, "name" | "geometry" | "bbox">, limit: number, now: number): Promise<LimitedInsert<Zone>> {
-    const r = await insertWithinLimit(this.#db, this.#engine, "alert_zones", accountId, limit, (trx) =>
+    const r = await insertWithinLimit(this.#db, this.#dialect, "alert_zones", accountId, limit, (trx) =>
       trx
         .insertInto("alert_zones")
         .values({
@@ -148,7 +119,7 @@ export class SqlAlertStore implements AlertStore {
   }
 
   async addSavedSearch(accountId: string, search: Pick<SavedSearch, "name" | "q" | "kind">, limit: number, now: number): Promise<LimitedInsert<SavedSearch>> {
-    const r = await insertWithinLimit(this.#db, this.#engine, "alert_saved_searches", accountId, limit, (trx) =>
+    const r = await insertWithinLimit(this.#db, this.#dialect, "alert_saved_searches", accountId, limit, (trx) =>
       trx
         .insertInto("alert_saved_searches")
         .values({ account_id: accountId, name: search.name, q: search.q, kind: search.kind, created_at: now })

@@ -1,12 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
-import pg from "pg";
+import type { Kysely } from "kysely";
 import { ARCHIVE_SLOT_MS } from "../../domain/tracks/window.ts";
 import { type ArchivePoint, type ArchiveRange, type ArchiveStore, ArchiveUnavailableError, type TrackPoint } from "../../ports/tracks.ts";
-import type { Engine } from "./database.ts";
-import { NodeSqliteDatabase } from "./node-sqlite.ts";
-import { type BulkRow, bulkInsert } from "./vessel-store.ts";
+import { openDatabase } from "./database.ts";
+import type { BulkRow, SqlDialect } from "./dialect/dialect.ts";
 
 /**
  * The position archive: a store of its own (a second SQLite file by default, or a second
@@ -40,15 +36,12 @@ const CONNECT_TIMEOUT_MS = 3_000;
 export class SqlArchiveStore implements ArchiveStore {
   readonly #location: ArchiveLocation;
   #db: Kysely<ArchiveDatabase> | null = null;
+  #dialect: SqlDialect | null = null;
   #opening: Promise<Kysely<ArchiveDatabase>> | null = null;
   #closed = false;
 
   constructor(location: ArchiveLocation) {
     this.#location = location;
-  }
-
-  get engine(): Engine {
-    return this.#location.engine;
   }
 
   /**
@@ -59,22 +52,14 @@ export class SqlArchiveStore implements ArchiveStore {
     if (this.#closed) throw new ArchiveUnavailableError("the archive is stopped");
     if (this.#db) return this.#db;
     this.#opening ??= (async () => {
-      let db: Kysely<ArchiveDatabase>;
-      if (this.#location.engine === "sqlite") {
-        mkdirSync(dirname(this.#location.file), { recursive: true });
-        db = new Kysely<ArchiveDatabase>({ dialect: new SqliteDialect({ database: new NodeSqliteDatabase(this.#location.file) }) });
-      } else {
-        const pool = new pg.Pool({ connectionString: this.#location.url, max: 4, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-        const onIdleError = this.#location.onIdleError;
-        pool.on("error", (err) => onIdleError?.(err));
-        db = new Kysely<ArchiveDatabase>({ dialect: new PostgresDialect({ pool }) });
-      }
+      const { db, dialect } = openDatabase<ArchiveDatabase>(this.#location, { size: 4, connectTimeoutMs: CONNECT_TIMEOUT_MS });
       try {
-        await createSchema(db, this.#location.engine);
+        await dialect.createArchiveTable(db);
       } catch (e) {
         await db.destroy().catch(() => undefined);
         throw e;
       }
+      this.#dialect = dialect;
       this.#db = db;
       return db;
     })().finally(() => {
@@ -120,18 +105,17 @@ export class SqlArchiveStore implements ArchiveStore {
     if (points.length === 0) return;
     await this.#use(async (db) => {
       const rows = points.map((p): BulkRow => [p.mmsi, Math.floor(p.time / ARCHIVE_SLOT_MS), p.stationId, p.time, p.lat, p.lon, p.sog, p.cog]);
+      const dialect = this.#dialect!;
       await db.transaction().execute((tx) =>
-        bulkInsert(
-          tx,
-          this.#location.engine,
-          "archive_positions",
-          ["mmsi", "slot", "station_id", "time", "lat", "lon", "sog", "cog"],
-          ["int4", "int4", "int4", "int8", "float8", "float8", "float8", "float8"],
+        dialect.bulkInsert(tx, {
+          table: "archive_positions",
+          columns: ["mmsi", "slot", "station_id", "time", "lat", "lon", "sog", "cog"],
+          types: ["int4", "int4", "int4", "int8", "float8", "float8", "float8", "float8"],
           rows,
           // The slot keeps its last fix: a compaction that read the slot in two parts ends with the later one.
-          `ON CONFLICT (mmsi, slot, station_id) DO UPDATE SET "time" = excluded."time", lat = excluded.lat, lon = excluded.lon, sog = excluded.sog, cog = excluded.cog
+          tail: `ON CONFLICT (mmsi, slot, station_id) DO UPDATE SET "time" = excluded."time", lat = excluded.lat, lon = excluded.lon, sog = excluded.sog, cog = excluded.cog
            WHERE excluded."time" > archive_positions."time"`,
-        ),
+        }),
       );
     });
   }
@@ -149,33 +133,5 @@ export class SqlArchiveStore implements ArchiveStore {
     const db = this.#db ?? (this.#opening ? await this.#opening.catch(() => null) : null);
     this.#db = null;
     await db?.destroy();
-  }
-}
-
-async function createSchema(db: Kysely<ArchiveDatabase>, engine: Engine): Promise<void> {
-  if (engine === "postgres") {
-    await sql`CREATE TABLE IF NOT EXISTS archive_positions (
-      mmsi integer NOT NULL,
-      slot integer NOT NULL,
-      station_id integer NOT NULL,
-      "time" bigint NOT NULL,
-      lat double precision NOT NULL,
-      lon double precision NOT NULL,
-      sog real,
-      cog real,
-      CONSTRAINT archive_positions_pk PRIMARY KEY (mmsi, slot, station_id) INCLUDE ("time", lat, lon, sog, cog)
-    )`.execute(db);
-  } else {
-    await sql`CREATE TABLE IF NOT EXISTS archive_positions (
-      mmsi integer NOT NULL,
-      slot integer NOT NULL,
-      station_id integer NOT NULL,
-      "time" integer NOT NULL,
-      lat real NOT NULL,
-      lon real NOT NULL,
-      sog real,
-      cog real,
-      PRIMARY KEY (mmsi, slot, station_id)
-    ) WITHOUT ROWID`.execute(db);
   }
 }

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { ChargeResult, CreditLedger } from "../../ports/accounts.ts";
-import type { Engine } from "./database.ts";
+import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
 
 /**
@@ -21,13 +21,10 @@ export class SqlCreditLedger implements CreditLedger {
   readonly #pending = new Map<string, { keyId: string; period: string; calls: number; credits: number }>();
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(db: Kysely<Database>, engine: Engine) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
     // Written once per engine rather than built per call: this runs on every paid request.
-    this.#chargeSql =
-      engine === "postgres"
-        ? "update credit_usage set used = used + $1 where account_id = $2 and period = $3 and used + $1 <= $4 returning used"
-        : "update credit_usage set used = used + ?1 where account_id = ?2 and period = ?3 and used + ?1 <= ?4 returning used";
+    this.#chargeSql = dialect.chargeSql;
   }
 
   async #ensureRow(accountId: string, period: string): Promise<void> {

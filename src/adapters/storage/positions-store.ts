@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type {
   IngestBatch,
   IngestStation,
@@ -8,7 +8,7 @@ import type {
   VesselIdentity,
   VesselIdentityUpdate,
 } from "../../ports/positions.ts";
-import type { Engine } from "./database.ts";
+import type { BulkRow, ColumnType, SqlDialect } from "./dialect/dialect.ts";
 import type { Database, LatestPositionsTable, PositionsTable, VesselIdentitiesTable } from "./schema.ts";
 
 /**
@@ -29,10 +29,6 @@ export const IDENTITY_FIELDS = {
   eta: 128,
 } as const;
 
-/** Bound on rows per SQLite statement: node:sqlite runs synchronously, so each statement blocks the event loop. */
-const SQLITE_CHUNK = 256;
-/** Rows per PostgreSQL unnest statement (notes/storage.md: ~10k-row batches insert fastest). */
-const PG_CHUNK = 10_000;
 /** Members of one IN list. */
 const IN_CHUNK = 500;
 
@@ -54,11 +50,11 @@ const IDENTITY_COLUMNS = [
   "updated_at",
   "fields",
 ] as const;
-const PG_POSITION_TYPES = ["int4", "int8", "int4", "float8", "float8", "float4", "float4", "int2", "int2"];
-const PG_LATEST_TYPES = ["int4", "int8", "int4", "float8", "float8", "float8", "float8", "int4", "int4"];
-const PG_IDENTITY_TYPES = ["int4", "int4", "int4", "text", "text", "int4", "int4", "int4", "int4", "int4", "float8", "text", "text", "int8", "int4"];
+const POSITION_TYPES: ColumnType[] = ["int4", "int8", "int4", "float8", "float8", "float4", "float4", "int2", "int2"];
+const LATEST_TYPES: ColumnType[] = ["int4", "int8", "int4", "float8", "float8", "float8", "float8", "int4", "int4"];
+const IDENTITY_TYPES: ColumnType[] = ["int4", "int4", "int4", "text", "text", "int4", "int4", "int4", "int4", "int4", "float8", "text", "text", "int8", "int4"];
 
-type Row = (number | string | null)[];
+type Row = BulkRow;
 
 function fixRow(p: PositionFix): Row {
   return [p.mmsi, p.time, p.stationId, p.lat, p.lon, p.sog, p.cog, p.heading, p.navStatus];
@@ -117,23 +113,6 @@ function toIdentity(r: VesselIdentitiesTable): VesselIdentity {
   };
 }
 
-/**
- * A numeric column as a PostgreSQL array literal (`{1,2.5,NULL}`). pg would serialise a JS
- * array element by element with quoting and escaping, which measured as the largest
- * JavaScript cost of a batch; numbers need neither.
- */
-function numericArray(rows: Row[], column: number): string {
-  let out = "{";
-  for (let i = 0; i < rows.length; i++) {
-    const v = rows[i]![column];
-    if (i > 0) out += ",";
-    out += v === null || v === undefined ? "NULL" : String(v);
-  }
-  return `${out}}`;
-}
-
-const quoted = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(", ");
-
 /** `col = CASE WHEN the update carries it THEN new ELSE stored END` for each identity column. */
 function identityAssignments(): string {
   const carried = (bit: number, col: string) =>
@@ -163,13 +142,11 @@ const COUNTER_CONFLICT = `ON CONFLICT (station_id, counter) DO UPDATE SET value 
 /** Position history, latest fixes, identities and counters on SQLite or PostgreSQL. */
 export class SqlPositionStore implements PositionStore {
   readonly #db: Kysely<Database>;
-  readonly #engine: Engine;
-  /** SQLite statement texts by row count, so node:sqlite's statement cache sees few distinct texts. */
-  readonly #sqliteText = new Map<string, string>();
+  readonly #dialect: SqlDialect;
 
-  constructor(db: Kysely<Database>, engine: Engine) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
-    this.#engine = engine;
+    this.#dialect = dialect;
   }
 
   async writeBatch(batch: IngestBatch): Promise<{ inserted: number }> {
@@ -180,55 +157,18 @@ export class SqlPositionStore implements PositionStore {
     const identities = batch.identities.map(identityRow);
     if (positions.length + latest.length + identities.length + counters.length === 0) return { inserted: 0 };
     return this.#db.transaction().execute(async (trx) => {
-      const inserted = await this.#write(trx, "positions", POSITION_COLUMNS, PG_POSITION_TYPES, positions, "ON CONFLICT DO NOTHING");
+      const inserted = await this.#write(trx, "positions", POSITION_COLUMNS, POSITION_TYPES, positions, "ON CONFLICT DO NOTHING");
       // The latest table's columns are those of positions in the same order (see fixRow).
-      await this.#write(trx, "latest_positions", POSITION_COLUMNS, PG_LATEST_TYPES, latest, LATEST_CONFLICT);
-      await this.#write(trx, "vessel_identities", IDENTITY_COLUMNS, PG_IDENTITY_TYPES, identities, IDENTITY_CONFLICT);
+      await this.#write(trx, "latest_positions", POSITION_COLUMNS, LATEST_TYPES, latest, LATEST_CONFLICT);
+      await this.#write(trx, "vessel_identities", IDENTITY_COLUMNS, IDENTITY_TYPES, identities, IDENTITY_CONFLICT);
       await this.#write(trx, "station_counters", ["station_id", "counter", "value"], ["int4", "text", "int8"], counters, COUNTER_CONFLICT);
       return { inserted };
     });
   }
 
   /** Inserts rows in bounded statements; returns the rows the engine reports as written. */
-  async #write(trx: Transaction<Database>, table: string, columns: readonly string[], pgTypes: string[], rows: Row[], conflict: string): Promise<number> {
-    let written = 0;
-    if (this.#engine === "postgres") {
-      for (let at = 0; at < rows.length; at += PG_CHUNK) {
-        const chunk = rows.slice(at, at + PG_CHUNK);
-        const arrays = columns.map((_, c) => (pgTypes[c] === "text" ? chunk.map((r) => r[c]) : numericArray(chunk, c)));
-        const text = `INSERT INTO ${table} (${quoted(columns)}) SELECT * FROM unnest(${pgTypes.map((t, i) => `$${i + 1}::${t}[]`).join(", ")}) ${conflict}`;
-        const r = await trx.executeQuery(CompiledQuery.raw(text, arrays));
-        written += Number(r.numAffectedRows ?? 0);
-      }
-      return written;
-    }
-    let at = 0;
-    while (at < rows.length) {
-      // Full chunks, then the remainder in power-of-two pieces: at most ~9 statement texts per table.
-      const left = rows.length - at;
-      const n = left >= SQLITE_CHUNK ? SQLITE_CHUNK : 2 ** Math.floor(Math.log2(left));
-      const params: (number | string | null)[] = [];
-      for (let i = at; i < at + n; i++) for (const v of rows[i]!) params.push(v);
-      const r = await trx.executeQuery(CompiledQuery.raw(this.#sqliteInsert(table, columns, n, conflict), params));
-      written += Number(r.numAffectedRows ?? 0);
-      at += n;
-      // node:sqlite runs each statement synchronously and awaiting it does not reach the
-      // event loop's I/O phase; yield to it between statements so sockets (UDP above all)
-      // are read while a batch is written.
-      if (at < rows.length) await new Promise((resolve) => setImmediate(resolve));
-    }
-    return written;
-  }
-
-  #sqliteInsert(table: string, columns: readonly string[], rows: number, conflict: string): string {
-    const key = `${table}:${rows}`;
-    let text = this.#sqliteText.get(key);
-    if (text === undefined) {
-      const tuple = `(${columns.map(() => "?").join(",")})`;
-      text = `INSERT INTO ${table} (${quoted(columns)}) VALUES ${Array.from({ length: rows }, () => tuple).join(",")} ${conflict}`;
-      this.#sqliteText.set(key, text);
-    }
-    return text;
+  async #write(trx: Transaction<Database>, table: string, columns: readonly string[], types: readonly ColumnType[], rows: Row[], conflict: string): Promise<number> {
+    return (await this.#dialect.bulkInsert(trx, { table, columns, types, rows, tail: conflict })).written;
   }
 
   async latest(stationIds: readonly number[], since: number): Promise<PositionFix[]> {

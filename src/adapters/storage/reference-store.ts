@@ -1,13 +1,10 @@
 import type { Kysely, Transaction } from "kysely";
 import type { DatasetLog, FlagRow, FlagStore, PortRow, PortStore } from "../../ports/reference.ts";
+import { inBatches } from "./batches.ts";
 import type { Database, PortsTable } from "./schema.ts";
 
 /** Rows per INSERT: well under SQLite's bound-variable limit at 17 columns. */
 const BATCH = 400;
-
-async function insertBatched<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
-}
 
 function fromPortRow(r: PortsTable): PortRow {
   return {
@@ -96,7 +93,7 @@ export class SqlPortStore implements PortStore {
     this.#cache.clear();
     await this.#db.transaction().execute(async (tx: Transaction<Database>) => {
       await tx.deleteFrom("ports").execute();
-      await insertBatched(rows.map(toPortRow), async (batch) => {
+      await inBatches(rows.map(toPortRow), BATCH, async (batch) => {
         await tx.insertInto("ports").values(batch).execute();
         onBatch?.(batch.length);
       });
@@ -119,8 +116,9 @@ export class SqlFlagStore implements FlagStore {
   async replaceAll(rows: FlagRow[]): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
       await tx.deleteFrom("flags").execute();
-      await insertBatched(
+      await inBatches(
         rows.map((f) => ({ iso2: f.iso2, name: f.name, record: JSON.stringify(f.record) })),
+        BATCH,
         (batch) => tx.insertInto("flags").values(batch).execute(),
       );
     });

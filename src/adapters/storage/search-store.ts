@@ -1,9 +1,9 @@
-import type { Kysely } from "kysely";
-import type pg from "pg";
+import { type Kysely, sql } from "kysely";
 import { type MatchRank, matchesAt, TERM_LENGTH } from "../../domain/vessels/names.ts";
 import type { NameMatch, SearchStore, VisibleStations } from "../../ports/vessels.ts";
+import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
-import { visibleFilter } from "./vessel-store.ts";
+import { visibleFilter } from "./visible-filter.ts";
 
 /** Flags change only on import; a minute's staleness is fine for search. */
 const FLAGS_TTL_MS = 60_000;
@@ -22,14 +22,6 @@ interface NameRow {
   mmsi_key: number | null;
 }
 
-/** The name reads of vesselNames as PostgreSQL statements: $1 prefix, $2 its upper bound, $3 visible stations, $4 rows per rank. */
-const pgNames = (rank: number) => `SELECT t.rank, t.term, n.vessel_id, n.name, n.norm, n.source, v.imo, v.mmsi_key
-  FROM vessel_name_terms t JOIN vessel_names n ON n.id = t.name_id JOIN vessels v ON v.id = n.vessel_id
-  WHERE t.rank = ${rank} AND t.term >= $1 AND t.term < $2 AND (n.station_id IS NULL OR n.station_id = ANY($3::int4[]))
-  ORDER BY t.term LIMIT $4`;
-const PG_NAMES_0 = pgNames(0);
-const PG_NAMES_12 = `(${pgNames(1)}) UNION ALL (${pgNames(2)})`;
-
 /**
  * Name search over the registry's term index (migration 0004): a query matches a name
  * when it is a prefix of one of the name's suffixes, so every kind of match is one
@@ -38,13 +30,12 @@ const PG_NAMES_12 = `(${pgNames(1)}) UNION ALL (${pgNames(2)})`;
  */
 export class SqlSearchStore implements SearchStore {
   readonly #db: Kysely<Database>;
-  readonly #pg: pg.Pool | null;
+  readonly #dialect: SqlDialect;
   #flags: { rows: { iso2: string; name: string }[]; until: number } | null = null;
 
-  /** `pgPool`: on PostgreSQL, the store's pool, for the reads that run as named prepared statements. */
-  constructor(db: Kysely<Database>, pgPool: pg.Pool | null = null) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
-    this.#pg = pgPool;
+    this.#dialect = dialect;
   }
 
   async vesselNames(normalized: string, visible: VisibleStations, limit: number): Promise<NameMatch[]> {
@@ -52,23 +43,11 @@ export class SqlSearchStore implements SearchStore {
     const longer = normalized.length > prefix.length;
     // Each rank is a range read of the (rank, term) key; several names of one ship, or names
     // withheld from the caller, come out of a range too, so each reads some more than asked.
-    const branch = (rank: MatchRank) =>
-      this.#db
-        .selectFrom((db) =>
-          db
-            .selectFrom("vessel_name_terms as t")
-            .innerJoin("vessel_names as n", "n.id", "t.name_id")
-            .innerJoin("vessels as v", "v.id", "n.vessel_id")
-            .select(["t.rank", "t.term", "n.vessel_id", "n.name", "n.norm", "n.source", "v.imo", "v.mmsi_key"])
-            .where("t.rank", "=", rank)
-            .where("t.term", ">=", prefix)
-            .where("t.term", "<", prefix + MAX_CHAR)
-            .where(visibleFilter(visible, "n.station_id"))
-            .orderBy("t.term")
-            .limit(limit * 4)
-            .as(`r${rank}`),
-        )
-        .selectAll();
+    const branch = (rank: MatchRank) => sql`SELECT * FROM (
+        SELECT t.rank, t.term, n.vessel_id, n.name, n.norm, n.source, v.imo, v.mmsi_key
+        FROM vessel_name_terms t JOIN vessel_names n ON n.id = t.name_id JOIN vessels v ON v.id = n.vessel_id
+        WHERE t.rank = ${sql.lit(rank)} AND t.term >= ${prefix} AND t.term < ${prefix + MAX_CHAR} AND ${visibleFilter(this.#dialect, visible, "n.station_id")}
+        ORDER BY t.term LIMIT ${limit * 4}) ${sql.raw(`r${rank}`)}`;
     const out: NameMatch[] = [];
     const vessels = new Set<number>();
     const take = (rows: NameRow[]) => {
@@ -84,36 +63,21 @@ export class SqlSearchStore implements SearchStore {
     };
     // Names starting with the query first: for most queries they fill the answer alone. The
     // two other ranks then go in one statement (one round trip to PostgreSQL, not two).
-    if (this.#pg) {
-      // Planning these joins took longer than running them: PostgreSQL plans a named statement once per connection.
-      const values = [prefix, prefix + MAX_CHAR, [...visible], limit * 4];
-      take((await this.#pg.query<NameRow>({ name: "mds_vessel_names_0", text: PG_NAMES_0, values })).rows);
-      if (out.length < limit) take((await this.#pg.query<NameRow>({ name: "mds_vessel_names_12", text: PG_NAMES_12, values })).rows);
-      return out;
-    }
-    take(await branch(0).execute());
-    if (out.length < limit) take(await branch(1).unionAll(branch(2)).execute());
+    // Planning these joins took longer than running them: they run as prepared reads.
+    take(await this.#dialect.prepared<NameRow>(this.#db, "mds_vessel_names_0", branch(0).compile(this.#db)));
+    if (out.length < limit) take(await this.#dialect.prepared<NameRow>(this.#db, "mds_vessel_names_12", sql`${branch(1)} UNION ALL ${branch(2)}`.compile(this.#db)));
     return out;
   }
 
   async currentMmsis(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (vesselIds.length === 0) return out;
-    const rows = this.#pg
-      ? (
-          await this.#pg.query<{ vessel_id: number; value: string; last_seen: number }>({
-            name: "mds_current_mmsis",
-            text: "SELECT vessel_id, value, last_seen FROM vessel_identifiers WHERE vessel_id = ANY($1::int4[]) AND kind = 'mmsi' AND (station_id IS NULL OR station_id = ANY($2::int4[]))",
-            values: [[...vesselIds], [...visible]],
-          })
-        ).rows
-      : await this.#db
-          .selectFrom("vessel_identifiers")
-          .select(["vessel_id", "value", "last_seen"])
-          .where("vessel_id", "in", [...vesselIds])
-          .where("kind", "=", "mmsi")
-          .where(visibleFilter(visible))
-          .execute();
+    const rows = await this.#dialect.prepared<{ vessel_id: number; value: string; last_seen: number }>(
+      this.#db,
+      "mds_current_mmsis",
+      sql`SELECT vessel_id, value, last_seen FROM vessel_identifiers
+        WHERE ${this.#dialect.anyOf("vessel_id", vesselIds)} AND kind = 'mmsi' AND ${visibleFilter(this.#dialect, visible)}`.compile(this.#db),
+    );
     const seen = new Map<number, number>();
     for (const r of rows) {
       if ((seen.get(r.vessel_id) ?? -1) >= r.last_seen) continue;

@@ -1,0 +1,124 @@
+import type { Kysely } from "kysely";
+import type { CreateEndpointResult, WebhookEndpoint } from "../../ports/webhooks.ts";
+import type { SqlDialect } from "./dialect/dialect.ts";
+import { insertWithinLimit } from "./limited-insert.ts";
+import type { Database, WebhookEndpointsTable } from "./schema.ts";
+
+export type EndpointRow = Omit<WebhookEndpointsTable, "id"> & { id: number };
+
+export function toEndpoint(r: EndpointRow): WebhookEndpoint {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    url: r.url,
+    description: r.description,
+    events: r.events === null ? null : (JSON.parse(r.events) as string[]),
+    status: r.status === "disabled" ? "disabled" : "active",
+    secret: r.secret,
+    previousSecret: r.previous_secret,
+    previousSecretExpiresAt: r.previous_secret_expires_at,
+    failureStreak: r.failure_streak,
+    streakStartedAt: r.streak_started_at,
+    disabledAt: r.disabled_at,
+    disabledReason: r.disabled_reason,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Webhook endpoints of accounts: created within the plan's limit, edited, rotated, turned back on, deleted with their deliveries. */
+export class SqlWebhookEndpoints {
+  readonly #db: Kysely<Database>;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  async createEndpoint(accountId: string, input: { url: string; description: string | null; events: string[] | null }, secret: string, limit: number, now: number): Promise<CreateEndpointResult> {
+    const r = await insertWithinLimit(this.#db, this.#dialect, "webhook_endpoints", accountId, limit, (trx) =>
+      trx
+        .insertInto("webhook_endpoints")
+        .values({
+          account_id: accountId,
+          url: input.url,
+          description: input.description,
+          events: input.events === null ? null : JSON.stringify(input.events),
+          status: "active",
+          secret,
+          previous_secret: null,
+          previous_secret_expires_at: null,
+          failure_streak: 0,
+          streak_started_at: null,
+          disabled_at: null,
+          disabled_reason: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
+    return r.ok ? { ok: true, endpoint: toEndpoint(r.value) } : { ok: false, limit: r.limit };
+  }
+
+  async listEndpoints(accountId: string): Promise<WebhookEndpoint[]> {
+    return (await this.#db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toEndpoint);
+  }
+
+  async getEndpoint(accountId: string, id: number): Promise<WebhookEndpoint | null> {
+    const r = await this.#db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+    return r ? toEndpoint(r) : null;
+  }
+
+  async updateEndpoint(accountId: string, id: number, patch: { url?: string; description?: string | null; events?: string[] | null }, now: number): Promise<WebhookEndpoint | null> {
+    const set: Partial<EndpointRow> = { updated_at: now };
+    if (patch.url !== undefined) set.url = patch.url;
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.events !== undefined) set.events = patch.events === null ? null : JSON.stringify(patch.events);
+    const r = await this.#db.updateTable("webhook_endpoints").set(set).where("account_id", "=", accountId).where("id", "=", id).returningAll().executeTakeFirst();
+    return r ? toEndpoint(r) : null;
+  }
+
+  async deleteEndpoint(accountId: string, id: number): Promise<boolean> {
+    return this.#db.transaction().execute(async (trx) => {
+      const owned = await trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+      if (!owned) return false;
+      await trx
+        .deleteFrom("webhook_attempts")
+        .where("delivery_id", "in", (eb) => eb.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id))
+        .execute();
+      await trx.deleteFrom("webhook_deliveries").where("endpoint_id", "=", id).execute();
+      await trx.deleteFrom("webhook_endpoints").where("id", "=", id).execute();
+      return true;
+    });
+  }
+
+  async rotateSecret(accountId: string, id: number, secret: string, previousUntil: number, now: number): Promise<WebhookEndpoint | null> {
+    const keep = previousUntil > now;
+    const r = await this.#db
+      .updateTable("webhook_endpoints")
+      .set((eb) => ({
+        previous_secret: keep ? eb.ref("secret") : null,
+        previous_secret_expires_at: keep ? previousUntil : null,
+        secret,
+        updated_at: now,
+      }))
+      .where("account_id", "=", accountId)
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+    return r ? toEndpoint(r) : null;
+  }
+
+  async enableEndpoint(accountId: string, id: number, now: number): Promise<WebhookEndpoint | null> {
+    const r = await this.#db
+      .updateTable("webhook_endpoints")
+      .set({ status: "active", failure_streak: 0, streak_started_at: null, disabled_at: null, disabled_reason: null, updated_at: now })
+      .where("account_id", "=", accountId)
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+    return r ? toEndpoint(r) : null;
+  }
+}
