@@ -1,7 +1,7 @@
 import { type AisDecoder, type AisDecoderStats, createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
-import { isValidImo } from "../../domain/identifiers.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { CounterDelta, IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
+import { identityUpdate, mergeIdentity } from "./identity-update.ts";
 import type { IngestMetrics, Transport } from "./metrics.ts";
 
 export interface IngestOptions {
@@ -78,14 +78,6 @@ const DEFAULTS: Required<IngestOptions> = {
 };
 
 const RESOLVED = Promise.resolve();
-
-function text(v: string): string | null {
-  return v === "" ? null : v;
-}
-
-function two(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
 
 /**
  * Lines from authenticated stations -> decoder (one per station) -> fixes and identities
@@ -306,35 +298,8 @@ export class IngestPipeline {
 
   /** Merges a static report into the batch's identity of (station, mmsi); false when it carries nothing usable. */
   #identity(m: DecodedAisMessage, stationId: number, now: number): boolean {
-    if (m.mmsi === 0) return false;
-    let u: VesselIdentityUpdate;
-    if (m.type === 5) {
-      const eta = m.etaMonth !== null && m.etaDay !== null ? `${two(m.etaMonth)}-${two(m.etaDay)}${m.etaHour !== null && m.etaMinute !== null ? `T${two(m.etaHour)}:${two(m.etaMinute)}Z` : ""}` : null;
-      u = {
-        stationId,
-        mmsi: m.mmsi,
-        // A wrong check digit is a typing error on board, not an identity: keep it out.
-        imo: m.imo !== null && isValidImo(m.imo) ? m.imo : null,
-        name: text(m.shipname),
-        callsign: text(m.callsign),
-        shipType: m.shipType === 0 ? null : m.shipType,
-        ...dims(m.toBow, m.toStern, m.toPort, m.toStarboard),
-        draught: m.draught,
-        destination: text(m.destination),
-        eta,
-        updatedAt: now,
-      };
-    } else if (m.type === 19) {
-      u = { stationId, mmsi: m.mmsi, name: text(m.shipname), shipType: m.shipType === 0 ? null : m.shipType, ...dims(m.toBow, m.toStern, m.toPort, m.toStarboard), updatedAt: now };
-    } else if (m.type === 24 && m.partno === 0) {
-      u = { stationId, mmsi: m.mmsi, name: text(m.shipname), updatedAt: now };
-    } else if (m.type === 24 && m.partno === 1) {
-      u = { stationId, mmsi: m.mmsi, shipType: m.shipType === 0 ? null : m.shipType, callsign: text(m.callsign), updatedAt: now };
-      // Auxiliary craft carry their mother ship's MMSI where the dimensions would be.
-      if (m.toBow !== null && m.toStern !== null && m.toPort !== null && m.toStarboard !== null) Object.assign(u, dims(m.toBow, m.toStern, m.toPort, m.toStarboard));
-    } else {
-      return false;
-    }
+    const u = identityUpdate(m, stationId, now);
+    if (u === null) return false;
     const key = `${stationId}:${m.mmsi}`;
     const prev = this.#identities.get(key);
     this.#identities.set(key, prev ? mergeIdentity(prev, u) : u);
@@ -489,17 +454,4 @@ export class IngestPipeline {
     };
     return { counters, heard, apply };
   }
-}
-
-function dims(toBow: number, toStern: number, toPort: number, toStarboard: number) {
-  // All zero means "not available" (M.1371-5, message 5 reference point).
-  const none = toBow === 0 && toStern === 0 && toPort === 0 && toStarboard === 0;
-  return { toBow: none ? null : toBow, toStern: none ? null : toStern, toPort: none ? null : toPort, toStarboard: none ? null : toStarboard };
-}
-
-/** `newer` wins for every field it carries; the rest comes from `older`. */
-function mergeIdentity(older: VesselIdentityUpdate, newer: VesselIdentityUpdate): VesselIdentityUpdate {
-  const out: VesselIdentityUpdate = { ...older };
-  for (const [k, v] of Object.entries(newer)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
-  return out;
 }
