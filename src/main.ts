@@ -70,7 +70,7 @@ export async function createService(config: Config, options: { clock?: Clock; ra
   const sources = loadSources(config.sourcesFile);
   const store = await openStore(storeLocation(config));
   const accounts = new SqlAccountStore(store.db, clock);
-  const limiter = new FlexibleRateLimiter({ redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
+  const limiter = new FlexibleRateLimiter({ clock, redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
   // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
   const sqlLedger = new SqlCreditLedger(store.counters, store.engine);
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
