@@ -1,5 +1,5 @@
 // AIS decoder throughput, side by side in one run: this project's decoder against the two
-// npm decoders that install here (notes/ais.md section 4), on the same lines, same process.
+// npm decoders that install here (docs/ais-decoding.md), on the same lines, same process.
 //
 //   npx node bench/ais-decoders.ts [--sentences 300000] [--runs 7]
 //
@@ -76,7 +76,7 @@ const WARMUP = 3;
 
 /**
  * Round-robin: every round runs each decoder once, so that the VM's slow and fast
- * spells (2 shared vCPUs; notes/ais.md) fall on all of them alike.
+ * spells (2 shared vCPUs; docs/ais-decoding.md) fall on all of them alike.
  */
 function measureAll(entries: [string, () => number][]): Result[] {
   const times = entries.map(() => [] as number[]);

@@ -3,7 +3,7 @@
  * rights, envelope) against bare node:http serving a static body of the same size,
  * side by side in one run, on SQLite and (with DATABASE_URL) PostgreSQL.
  *
- *   npm run bench -- [seconds-per-round] [rounds]
+ *   npx node bench/ports-pipeline.ts [seconds-per-round] [rounds]
  *
  * Each server runs in its own process; autocannon drives it from this one with 50 connections.
  */

@@ -91,7 +91,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const sources = loadSources(config.sourcesFile);
   const store = await openStore(storeLocation(config));
   const accounts = new SqlAccountStore(store.db, clock);
-  const limiter = new FlexibleRateLimiter({ redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
+  const limiter = new FlexibleRateLimiter({ clock, redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
   // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
   const sqlLedger = new SqlCreditLedger(store.counters, store.dialect);
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;

@@ -1,5 +1,5 @@
 /**
- * Plans as data. The spec fixes history, private feeds and webhook endpoints; it leaves
+ * Plans as data. The spec (docs/spec-excerpts.md, 8) fixes history, private feeds and webhook endpoints; it leaves
  * credits and rates "not shown", so the numbers here are ours (see docs/plans.md).
  * `historyDays: null` means everything the service holds.
  */

@@ -1,4 +1,4 @@
-/** Target rules of spec 6.4 without the network (notes/webhooks.md checklist N-1..N-5, N-10, N-14, N-15). */
+/** Target rules of spec 6.4 without the network (docs/spec-excerpts.md; docs/webhook-testing.md checklist N-1..N-5, N-10, N-14, N-15). */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isAllowedAddress, productionPolicy, WEBHOOK_PORTS } from "../../src/domain/webhooks/address-policy.ts";

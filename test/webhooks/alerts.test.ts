@@ -1,7 +1,7 @@
 /**
  * Alerts: zone geometry and entry detection, `alert.zone_enter` through real ingest,
  * privacy of stations, `alert.sanctions` from real list imports, and the payload's content
- * rules (spec 6.2) with the rights engine deciding redistribution.
+ * rules (spec 6.2, docs/spec-excerpts.md) with the rights engine deciding redistribution.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,7 +16,7 @@ import { ofacCsvBefore } from "../adapters/importers/sanctions/helpers.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 import { positionLine, staticLines, stationFor } from "../ingest/helpers.ts";
 import { importBytes } from "../sanctions/helpers.ts";
-import { hasOpenssl, HOOK_HOST, type Receiver, startReceiver, transportFor, verifyReceived } from "./helpers.ts";
+import { HOOK_HOST, type Receiver, startReceiver, transportFor, verifyReceived } from "./helpers.ts";
 
 const square = (x0: number, y0: number, x1: number, y1: number) => ({
   type: "Polygon",
@@ -110,7 +110,7 @@ describe("zone index and entry detection", () => {
   });
 });
 
-describe("alerts end to end", { skip: !hasOpenssl() && "needs openssl" }, () => {
+describe("alerts end to end", () => {
   let receiver: Receiver;
   before(async () => {
     receiver = await startReceiver("127.0.0.10");
@@ -245,7 +245,7 @@ describe("alerts end to end", { skip: !hasOpenssl() && "needs openssl" }, () => 
   }
 });
 
-describe("payload content rules (spec 6.2) with sources that forbid redistribution", { skip: !hasOpenssl() && "needs openssl" }, () => {
+describe("payload content rules (spec 6.2) with sources that forbid redistribution", () => {
   let t: TestService;
   before(async () => {
     const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8")) as { sources: { id: string; permissions: Record<string, boolean> }[] };

@@ -12,12 +12,12 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { NewAlert } from "../../src/ports/webhooks.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
-import { hasOpenssl, HOOK_HOST, type Receiver, startReceiver, testPki, wait } from "./helpers.ts";
+import { HOOK_HOST, type Receiver, startReceiver, testPki, wait } from "./helpers.ts";
 
 const EVENTS = 150;
 const LEASE_MS = 2_000;
 
-describe("killing the delivery worker mid-burst", { skip: !hasOpenssl() && "needs openssl" }, () => {
+describe("killing the delivery worker mid-burst", () => {
   let receiver: Receiver;
   let caFile: string;
   before(async () => {

@@ -1,5 +1,5 @@
 /**
- * Seams of the webhook tests (notes/webhooks.md section 4): a test CA and certificates
+ * Seams of the webhook tests (docs/webhook-testing.md, Seams): a test CA and certificates
  * made with openssl, local HTTPS receivers on 127.0.0.N:8443 (Linux routes all of 127/8
  * to loopback), a resolver mapping test names to those addresses, and an address policy
  * whose allow list holds only the receiver's own address, so 127.0.0.1 stays blocked.
@@ -20,19 +20,24 @@ import type { Resolver, TransportOptions } from "../../src/adapters/webhooks/htt
 
 export const HOOK_HOST = "hooks.example.test";
 
-let opensslFound: boolean | null = null;
-
-/** Whether `openssl` runs here; asked a few times, since a spawn can fail once on a machine under load. */
-export function hasOpenssl(): boolean {
-  for (let i = 0; opensslFound === null && i < 3; i++) {
+/**
+ * The webhook tests need `openssl` (it makes their CA and certificates). Without it they
+ * fail, naming the command, instead of skipping: a skipped suite would let a machine
+ * without openssl report the delivery path as tested.
+ */
+export function requireOpenssl(): void {
+  // Asked a few times: a spawn can fail once on a machine under load.
+  for (let attempt = 1; ; attempt++) {
     try {
       execFileSync("openssl", ["version"], { stdio: "ignore" });
-      opensslFound = true;
+      return;
     } catch (e) {
-      if ((e as { code?: string }).code === "ENOENT") opensslFound = false;
+      if ((e as { code?: string }).code === "ENOENT") {
+        throw new Error("the webhook tests need the `openssl` command on PATH (Debian: apt-get install openssl); it was not found");
+      }
+      if (attempt >= 3) throw e;
     }
   }
-  return opensslFound ?? false;
 }
 
 export interface TestPki {
@@ -52,6 +57,7 @@ let cached: TestPki | null = null;
 /** A CA and leaf certificates for the test names, made once per test process. */
 export function testPki(): TestPki {
   if (cached) return cached;
+  requireOpenssl();
   const dir = mkdtempSync(join(tmpdir(), "mds-webhook-pki-"));
   const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
   const ca = (name: string) => {

@@ -1,5 +1,5 @@
 /**
- * The delivery HTTP client against real local HTTPS servers (notes/webhooks.md section 4):
+ * The delivery HTTP client against real local HTTPS servers (docs/webhook-testing.md, Seams):
  * receivers on 127.0.0.3..8:8443 stand for public hosts (the allow list names exactly
  * them), a trap on 127.0.0.1:8443 must never see a connection, names come from an
  * injected resolver, trust from a test CA. Checklist N-6..N-9, N-11..N-13, T-1..T-4,
@@ -11,12 +11,12 @@ import { createServer as createTlsServer, type Server as TlsServer } from "node:
 import { after, before, describe, it } from "node:test";
 import { DeliveryTransport, type Resolver } from "../../src/adapters/webhooks/http-client.ts";
 import { MAX_BODY_BYTES } from "../../src/domain/webhooks/schedule.ts";
-import { BLOCKED_V4_LITERALS, BLOCKED_V6_LITERALS, hasOpenssl, mapResolver, policyAllowing, type Receiver, startReceiver, testPki, wait } from "./helpers.ts";
+import { BLOCKED_V4_LITERALS, BLOCKED_V6_LITERALS, mapResolver, policyAllowing, type Receiver, startReceiver, testPki, wait } from "./helpers.ts";
 
 const DEADLINE = 1_000;
 const ALLOWED = ["127.0.0.3/32", "127.0.0.4/32", "127.0.0.5/32", "127.0.0.6/32", "127.0.0.7/32", "127.0.0.8/32"];
 
-describe("webhook HTTP client", { skip: !hasOpenssl() && "needs openssl" }, () => {
+describe("webhook HTTP client", () => {
   let good: Receiver;
   let trap: Receiver;
   let wrongName: Receiver;

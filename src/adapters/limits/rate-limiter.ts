@@ -1,32 +1,47 @@
 import { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Clock } from "../../ports/clock.ts";
 import type { RateDecision, RateLimiter } from "../../ports/rate-limiter.ts";
+import { FixedWindowLimiter } from "./fixed-window-limiter.ts";
 
 /**
- * rate-limiter-flexible, one limiter per distinct rate (plans differ), in memory by default
- * and in Redis when REDIS_URL is set so that every API process shares one budget per key.
+ * One budget per key and second: shared through Redis when REDIS_URL is set, so every API
+ * process draws on the same budget, and in this process otherwise, timed by the clock.
  */
 export class FlexibleRateLimiter implements RateLimiter {
-  readonly #limiters = new Map<number, RateLimiterAbstract>();
-  readonly #make: (perSecond: number) => RateLimiterAbstract;
-  readonly #redis: Redis | null;
+  readonly #limiter: RateLimiter;
 
-  constructor(options: { redisUrl?: string; keyPrefix?: string } = {}) {
-    const prefix = options.keyPrefix ?? "mds:rl";
-    if (options.redisUrl) {
-      const redis = new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
-      this.#redis = redis;
-      this.#make = (points) => new RateLimiterRedis({ storeClient: redis, points, duration: 1, keyPrefix: `${prefix}:${points}` });
-    } else {
-      this.#redis = null;
-      this.#make = (points) => new RateLimiterMemory({ points, duration: 1, keyPrefix: `${prefix}:${points}` });
-    }
+  constructor(options: { clock: Clock; redisUrl?: string; keyPrefix?: string }) {
+    this.#limiter = options.redisUrl ? new RedisRateLimiter(options.redisUrl, options.keyPrefix ?? "mds:rl") : new FixedWindowLimiter(options.clock);
+  }
+
+  consume(subject: string, perSecond: number): Promise<RateDecision> {
+    return this.#limiter.consume(subject, perSecond);
+  }
+
+  close(): Promise<void> {
+    return this.#limiter.close();
+  }
+}
+
+/**
+ * rate-limiter-flexible over Redis, one limiter per distinct rate (plans differ). Redis's own
+ * key expiry times the windows, so all processes agree on them whatever their clocks say.
+ */
+class RedisRateLimiter implements RateLimiter {
+  readonly #limiters = new Map<number, RateLimiterAbstract>();
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(redisUrl: string, prefix: string) {
+    this.#redis = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+    this.#prefix = prefix;
   }
 
   async consume(subject: string, perSecond: number): Promise<RateDecision> {
     let limiter = this.#limiters.get(perSecond);
     if (!limiter) {
-      limiter = this.#make(perSecond);
+      limiter = new RateLimiterRedis({ storeClient: this.#redis, points: perSecond, duration: 1, keyPrefix: `${this.#prefix}:${perSecond}` });
       this.#limiters.set(perSecond, limiter);
     }
     try {
@@ -40,6 +55,6 @@ export class FlexibleRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    if (this.#redis) await this.#redis.quit().catch(() => this.#redis?.disconnect());
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 }

@@ -3,8 +3,8 @@
 //
 // Why we have one: the station simulator and the ingest benchmarks need real-looking
 // NMEA, and the npm encoders are not good enough for that (ggencoder truncates positions
-// by one LSB in ~10% of reports and sends type 5 as one 71-character sentence; notes/ais.md
-// section 4). Field layouts and sentinels follow ITU-R M.1371-5 Annex 8 and the gpsd
+// by one LSB in ~10% of reports and sends type 5 as one 71-character sentence; see
+// docs/ais-decoding.md). Field layouts and sentinels follow ITU-R M.1371-5 Annex 8 and the gpsd
 // AIVDM page, the same references as the decoder. Pure: no I/O, no clock.
 
 /** Six-bit text (M.1371-5 table): '@'..'_' are 0..31, ' '..'?' are 32..63. */

@@ -1,11 +1,11 @@
 import type { Entitlements, PlanId } from "../plans.ts";
 
 /**
- * How many alert subjects an account may keep, by plan (spec 8: "alerts depend on the
+ * How many alert subjects an account may keep, by plan (docs/spec-excerpts.md, 8: "alerts depend on the
  * plan's limits for follows, zones and saved searches"; the numbers are not shown there,
  * so these are ours). Free and hobby plans get enough to try alerts; a paid plan's
  * numbers grow with its price. As with every limit, the higher of an account's web and
- * API plan applies. Webhook endpoints are in plans.ts (spec 8 fixes those).
+ * API plan applies. Webhook endpoints are in plans.ts (the spec fixes those: docs/spec-excerpts.md, 8).
  *
  * An account already above a limit (after a downgrade) keeps what it has; it cannot add more.
  */

@@ -2,7 +2,7 @@ import { decide, type RightsPrincipal } from "../rights/decide.ts";
 import type { SourceRegistry } from "../rights/source.ts";
 
 /**
- * The webhook payload of an alert (spec 6.2) and its content rules:
+ * The webhook payload of an alert (docs/spec-excerpts.md, 6.2) and its content rules:
  *
  * 1. Identifiers (IMO, MMSI, name, UN/LOCODE), the alert's type and time, the user's own
  *    zone and search names, and `links` are always sent.

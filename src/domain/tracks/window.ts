@@ -1,7 +1,7 @@
 import { AppError, invalidParameter } from "../errors.ts";
 
 /**
- * The rules of a track window (spec 4.2 and 8): `hours` or `from`/`to`, at most 7 days,
+ * The rules of a track window (docs/spec-excerpts.md, 4.2 and 8): `hours` or `from`/`to`, at most 7 days,
  * nothing before the history start, the last 24 hours open to every plan and older
  * windows within the plan's history, one credit per day of track.
  */

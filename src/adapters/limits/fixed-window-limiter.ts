@@ -1,0 +1,55 @@
+import type { Clock } from "../../ports/clock.ts";
+import type { RateDecision, RateLimiter } from "../../ports/rate-limiter.ts";
+
+const WINDOW_MS = 1_000;
+
+interface Window {
+  startedAt: number;
+  used: number;
+}
+
+/**
+ * The in-process limiter: a one-second fixed window per subject and rate, the same rule
+ * rate-limiter-flexible's memory limiter applies (the window opens at the first call and
+ * lasts a second). It is ours because that library reads Date.now() and arms a timer per
+ * key, so a test clock could not move its windows; here time comes only from the Clock.
+ * Expired windows are swept at most once a window, when a call comes in, so no timer runs.
+ */
+export class FixedWindowLimiter implements RateLimiter {
+  readonly #clock: Clock;
+  readonly #windows = new Map<string, Window>();
+  #nextSweepAt = 0;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  async consume(subject: string, perSecond: number): Promise<RateDecision> {
+    const now = this.#clock.now();
+    this.#sweep(now);
+    // Plans differ in rate, and a key that changes plan starts a fresh budget at the new rate.
+    const id = `${perSecond}:${subject}`;
+    let window = this.#windows.get(id);
+    if (!window || now >= window.startedAt + WINDOW_MS || now < window.startedAt) {
+      window = { startedAt: now, used: 0 };
+      this.#windows.set(id, window);
+    }
+    const resetMs = window.startedAt + WINDOW_MS - now;
+    if (window.used >= perSecond) return { allowed: false, limit: perSecond, remaining: 0, resetMs };
+    window.used += 1;
+    return { allowed: true, limit: perSecond, remaining: perSecond - window.used, resetMs };
+  }
+
+  /** Subjects seen now and then (client addresses of keyless calls) must not pile up. */
+  #sweep(now: number): void {
+    if (now < this.#nextSweepAt) return;
+    this.#nextSweepAt = now + WINDOW_MS;
+    for (const [id, window] of this.#windows) {
+      if (now >= window.startedAt + WINDOW_MS) this.#windows.delete(id);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#windows.clear();
+  }
+}
