@@ -101,16 +101,11 @@ function adapterPatterns(folder, depth) {
  */
 const TEMPORARY_ALLOWED = [
   // Each entry is an adapter-to-adapter import that issue 11's clean-up still has to remove.
-  { file: "src/adapters/archive/compact.ts", imports: ["../storage/track-store.ts"] },
-  { file: "src/adapters/archive/maintenance.ts", imports: ["../storage/track-store.ts"] },
-  { file: "src/adapters/http/ingest-route.ts", imports: ["../ingest/pipeline.ts", "../ingest/station-directory.ts"] },
   { file: "src/adapters/importers/datasets.ts", imports: ["../../main.ts"] },
-  { file: "src/adapters/ingest/cli.ts", imports: ["../../compose/services.ts", "../web/demo-user.ts"] },
   { file: "src/adapters/oauth/authorize.ts", imports: ["../web/html.ts"] },
   { file: "src/adapters/oauth/consent-page.ts", imports: ["../web/html.ts"] },
   { file: "src/adapters/oauth/deps.ts", imports: ["../web/html.ts"] },
   { file: "src/adapters/oauth/cimd-fetcher.ts", imports: ["../webhooks/http-client.ts"] },
-  { file: "src/adapters/sanctions-refresh.ts", imports: ["./importers/sanctions-import.ts"] },
   { file: "src/adapters/web/demo-user.ts", imports: ["../storage/schema.ts", "../storage/sessions-store.ts", "../storage/users-store.ts"] },
   { file: "src/adapters/web/index.ts", imports: ["../storage/schema.ts", "../storage/sessions-store.ts", "../storage/users-store.ts"] },
 ];

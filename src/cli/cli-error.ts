@@ -1,4 +1,4 @@
-import { IngestUsageError } from "../adapters/ingest/cli.ts";
+import { IngestUsageError } from "./station-tools.ts";
 import { SanctionsUsageError } from "../adapters/importers/sanctions-import.ts";
 import { AccountCommandError } from "../adapters/webhooks/cli.ts";
 import { BindError } from "../compose/server.ts";

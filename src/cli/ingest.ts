@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { DEMO_ACCOUNT, ingestStream, openInput, prepareSimulate } from "../adapters/ingest/cli.ts";
+import { DEMO_ACCOUNT } from "./demo.ts";
+import { ingestStream, openInput, prepareSimulate } from "./station-tools.ts";
 import { senderFor, startSimulator } from "../adapters/ingest/simulator/index.ts";
 import { DATASETS_DIR } from "../main.ts";
 import { parseCommandArgs, str } from "./arguments.ts";

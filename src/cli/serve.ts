@@ -1,7 +1,7 @@
 import { importMissingDatasets } from "../adapters/importers/datasets.ts";
-import { DEMO_ACCOUNT, setupDemo, startDemoSimulator } from "../adapters/ingest/cli.ts";
+import { DEMO_ACCOUNT, setupDemo, startDemoSimulator } from "./demo.ts";
 import { VesselMaintenance } from "../adapters/archive/maintenance.ts";
-import { SanctionsRefresher } from "../adapters/sanctions-refresh.ts";
+import { SanctionsRefresher } from "../adapters/importers/sanctions-refresh.ts";
 import { bindPorts, buildServer } from "../compose/server.ts";
 import { openServices, type ServiceCore } from "../compose/services.ts";
 import { DATASETS_DIR, PROJECT_ROOT, type Service } from "../main.ts";

@@ -1,4 +1,4 @@
-import { formatStation, stationsReport } from "../adapters/ingest/cli.ts";
+import { formatStation, stationsReport } from "./station-tools.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError, EXIT_BAD_ARGUMENT } from "./cli-error.ts";
 import { withServices } from "./context.ts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../adapters/http/app.ts";
-import { registerIngestRoute } from "../adapters/http/ingest-route.ts";
+import { registerIngestRoute } from "../adapters/ingest/http-route.ts";
 import { mcpHostPolicy, registerMcp } from "../adapters/mcp/http.ts";
 import { safeCimdFetcher } from "../adapters/oauth/cimd-fetcher.ts";
 import { registerOAuth } from "../adapters/oauth/index.ts";

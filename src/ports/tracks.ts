@@ -31,6 +31,21 @@ export interface TrackStore {
   lastPerBucket(query: BucketQuery): Promise<TrackPoint[]>;
 }
 
+/** A recent fix with its vessel, as compaction reads them. */
+export interface StoredFix extends TrackPoint {
+  mmsi: number;
+}
+
+/** What compaction needs of the recent positions: read the oldest per vessel, then delete what was archived. */
+export interface RecentPositions {
+  /** Every MMSI with recent positions, ascending. */
+  mmsis(): Promise<number[]>;
+  /** Up to `limit` fixes of the vessel before `before`, oldest first. */
+  oldest(mmsi: number, before: number, limit: number): Promise<StoredFix[]>;
+  /** Deletes the vessel's fixes up to and including (time, stationId); returns how many. */
+  deleteThrough(mmsi: number, time: number, stationId: number): Promise<number>;
+}
+
 export interface ArchiveRange {
   mmsi: number;
   from: number;

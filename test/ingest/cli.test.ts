@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { formatStation } from "../../src/adapters/ingest/cli.ts";
+import { formatStation } from "../../src/cli/station-tools.ts";
 import { parseConfig } from "../../src/config.ts";
 import { createService, PROJECT_ROOT } from "../../src/main.ts";
 import { positionLine, staticLines } from "./helpers.ts";

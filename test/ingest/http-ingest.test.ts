@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { INGEST_BODY_LIMIT } from "../../src/adapters/http/ingest-route.ts";
+import { INGEST_BODY_LIMIT } from "../../src/adapters/ingest/http-route.ts";
 import { garbage, type IngestTestService, positionLine, positionsOf, startIngestService, staticLines, stationFor, type TestStation, totalPositions } from "./helpers.ts";
 
 describe("POST /ingest/nmea", () => {

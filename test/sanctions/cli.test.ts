@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { runSanctionsImportCommand, type SanctionsImportCommand, SanctionsUsageError } from "../../src/adapters/importers/sanctions-import.ts";
-import { SanctionsRefresher } from "../../src/adapters/sanctions-refresh.ts";
+import { SanctionsRefresher } from "../../src/adapters/importers/sanctions-refresh.ts";
 import { ConfigError, parseConfig } from "../../src/config.ts";
 import { PROJECT_ROOT } from "../../src/main.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";

@@ -1,6 +1,5 @@
 import { ARCHIVE_SLOT_MS, archiveBoundary } from "../../domain/tracks/window.ts";
-import type { ArchivePoint, ArchiveStore } from "../../ports/tracks.ts";
-import type { SqlTrackStore, StoredFix } from "../storage/track-store.ts";
+import type { ArchivePoint, ArchiveStore, RecentPositions, StoredFix } from "../../ports/tracks.ts";
 
 export interface CompactionReport {
   /** Vessels whose old fixes were moved. */
@@ -36,7 +35,7 @@ export function downsample(fixes: readonly StoredFix[]): ArchivePoint[] {
  * is the slot), so nothing is lost or doubled. The archive being down stops the run
  * before anything is deleted.
  */
-export async function compact(tracks: SqlTrackStore, archive: ArchiveStore, now: number, options: { signal?: AbortSignal } = {}): Promise<CompactionReport> {
+export async function compact(tracks: RecentPositions, archive: ArchiveStore, now: number, options: { signal?: AbortSignal } = {}): Promise<CompactionReport> {
   const started = performance.now();
   // Whole slots only: a slot is never split between the two stores.
   const cutoff = Math.floor(archiveBoundary(now) / ARCHIVE_SLOT_MS) * ARCHIVE_SLOT_MS;

@@ -1,7 +1,6 @@
 import type { Clock } from "../../ports/clock.ts";
-import type { ArchiveStore } from "../../ports/tracks.ts";
+import type { ArchiveStore, RecentPositions } from "../../ports/tracks.ts";
 import type { VesselStore } from "../../ports/vessels.ts";
-import type { SqlTrackStore } from "../storage/track-store.ts";
 import { compact } from "./compact.ts";
 
 export interface MaintenanceOptions {
@@ -30,7 +29,7 @@ export class VesselMaintenance {
   #refreshing = false;
   #compacting = false;
 
-  readonly deps: { vessels: VesselStore; tracks: SqlTrackStore; archive: ArchiveStore; clock: Clock; log: Log };
+  readonly deps: { vessels: VesselStore; tracks: RecentPositions; archive: ArchiveStore; clock: Clock; log: Log };
 
   constructor(deps: VesselMaintenance["deps"], options: MaintenanceOptions = {}) {
     this.deps = deps;

@@ -15,7 +15,7 @@ export interface ListenOptions {
 
 /**
  * AIS ingest of one process: the pipeline (decode, batch, write), the station directory
- * and the listeners. The HTTP route is registered on the API app (http/ingest-route.ts);
+ * and the listeners. The HTTP route is registered on the API app (http-route.ts, registered by the composition root);
  * the TCP and UDP listeners start only when asked (`serve`, tests, benchmarks).
  */
 export class Ingest {

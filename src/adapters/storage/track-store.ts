@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { bucketCount } from "../../domain/tracks/window.ts";
-import type { BucketQuery, TrackPoint, TrackStore } from "../../ports/tracks.ts";
+import type { BucketQuery, RecentPositions, StoredFix, TrackPoint, TrackStore } from "../../ports/tracks.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database, PositionsTable } from "./schema.ts";
 
@@ -8,10 +8,6 @@ import type { Database, PositionsTable } from "./schema.ts";
 const SPLIT_FROM_BUCKETS = 200;
 
 /** A stored fix as the compaction job moves it. */
-export interface StoredFix extends TrackPoint {
-  mmsi: number;
-}
-
 type PointRow = Pick<PositionsTable, "time" | "station_id" | "lat" | "lon" | "sog" | "cog" | "nav_status">;
 
 const toPoint = (r: PointRow): TrackPoint => ({
@@ -34,7 +30,7 @@ const toPoint = (r: PointRow): TrackPoint => ({
  * most 1,500 buckets, so the work follows the buckets. Both engines do it in one statement
  * (the dialect's bucketQuery), planned once per connection where the engine allows.
  */
-export class SqlTrackStore implements TrackStore {
+export class SqlTrackStore implements TrackStore, RecentPositions {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 

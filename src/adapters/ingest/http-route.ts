@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
 import { errorBody } from "../../operations/outcome.ts";
 import type { IngestStation } from "../../ports/positions.ts";
-import type { IngestPipeline } from "../ingest/pipeline.ts";
-import type { StationDirectory } from "../ingest/station-directory.ts";
+import type { IngestPipeline } from "./pipeline.ts";
+import type { StationDirectory } from "./station-directory.ts";
 
 /** Largest body accepted: ~20,000 sentences, a few minutes of a very busy station. */
 export const INGEST_BODY_LIMIT = 1024 * 1024;

@@ -4,7 +4,7 @@
  * round; it never stops the service or the other lists. Rounds never overlap: the next
  * one is scheduled when the previous has finished.
  */
-import { type ConfiguredSanctionsSources, describeImport, importAllSanctions, type ListOutcome, type SanctionsImportDeps } from "./importers/sanctions-import.ts";
+import { type ConfiguredSanctionsSources, describeImport, importAllSanctions, type ListOutcome, type SanctionsImportDeps } from "./sanctions-import.ts";
 
 export interface RefreshLog {
   info(message: string): void;

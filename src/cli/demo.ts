@@ -1,0 +1,70 @@
+import { isIP } from "node:net";
+import { directSender, type Simulator, senderFor, startSimulator } from "../adapters/ingest/simulator/index.ts";
+import { ensureDemoUser } from "../adapters/web/demo-user.ts";
+import type { ServiceCore as Service } from "../compose/services.ts";
+import { hashSecret, newSecret } from "../domain/secrets.ts";
+import type { IngestStation } from "../ports/positions.ts";
+
+export interface DemoSetup {
+  sandboxKey: string;
+  proKey: string;
+  accountId: string;
+  station: IngestStation;
+  secret: string;
+  /** Signs in to the demo account's pages. */
+  user: { email: string; password: string };
+}
+
+export const DEMO_ACCOUNT = "demo";
+export const DEMO_SANDBOX_ACCOUNT = "demo sandbox";
+export const DEMO_STATION = "demo station";
+
+/**
+ * `serve --demo`: a sandbox account with a key (public data only), and the `demo` account
+ * on Pro (private feeds) owning one station that the built-in simulator feeds. The
+ * station keeps its id and data across restarts; its secret is replaced on each start
+ * because only its hash is stored and the simulator needs the secret itself.
+ */
+export async function setupDemo(service: Service): Promise<DemoSetup> {
+  const accounts = service.services.accounts;
+  const sandbox = (await accounts.findAccountByName(DEMO_SANDBOX_ACCOUNT)) ?? (await accounts.createAccount({ name: DEMO_SANDBOX_ACCOUNT, webPlan: "sandbox", apiPlan: null }));
+  const demo = (await accounts.findAccountByName(DEMO_ACCOUNT)) ?? (await accounts.createAccount({ name: DEMO_ACCOUNT, webPlan: "pro", apiPlan: null }));
+  // Data dirs from before the demo feed had the demo account on sandbox.
+  if (demo.webPlan !== "pro") await accounts.setPlan(demo.id, "web", "pro");
+  const sandboxKey = (await accounts.createKey(sandbox.id, "demo sandbox key")).key;
+  const proKey = (await accounts.createKey(demo.id, "demo pro key")).key;
+  const existing = (await service.services.stations.listStations(demo.id)).find((s) => s.name === DEMO_STATION);
+  let stationId: number;
+  let secret: string;
+  if (existing) {
+    secret = newSecret("mds_st");
+    await service.store.db.updateTable("stations").set({ secret_hash: hashSecret(secret) }).where("id", "=", existing.id).execute();
+    stationId = existing.id;
+  } else {
+    const created = await service.services.stations.createStation(demo.id, DEMO_STATION);
+    stationId = created.station.id;
+    secret = created.secret;
+  }
+  service.ingest.directory.forget();
+  const station = await service.services.positions.stationById(stationId);
+  if (!station) throw new Error("demo station vanished");
+  const user = await ensureDemoUser(service.store.db, service.services.clock, demo.id);
+  return { sandboxKey, proKey, accountId: demo.id, station, secret, user };
+}
+
+/** Where a local client reaches a listener bound to `host` (a wildcard address means this machine). */
+export function loopbackFor(host: string): string {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::") return "::1";
+  return isIP(host) === 0 && host !== "localhost" ? "127.0.0.1" : host;
+}
+
+/** The demo station's simulator, in process: over the TCP listener when it runs (the real path), else straight into the pipeline. */
+export function startDemoSimulator(service: Service, demo: DemoSetup, tcpPort: number | null, datasetsDir: string, onError: (message: string) => void): Simulator {
+  const sender =
+    tcpPort !== null
+      ? senderFor({ kind: "tcp", host: loopbackFor(service.config.host), port: tcpPort }, demo.station.id, demo.secret, onError)
+      : directSender(service.ingest.pipeline, demo.station);
+  return startSimulator(sender, { datasetsDir, vessels: 200, stationTag: "demo" });
+}
+
