@@ -106,8 +106,6 @@ const TEMPORARY_ALLOWED = [
   { file: "src/adapters/oauth/consent-page.ts", imports: ["../web/html.ts"] },
   { file: "src/adapters/oauth/deps.ts", imports: ["../web/html.ts"] },
   { file: "src/adapters/oauth/cimd-fetcher.ts", imports: ["../webhooks/http-client.ts"] },
-  { file: "src/adapters/web/demo-user.ts", imports: ["../storage/schema.ts", "../storage/sessions-store.ts", "../storage/users-store.ts"] },
-  { file: "src/adapters/web/index.ts", imports: ["../storage/schema.ts", "../storage/sessions-store.ts", "../storage/users-store.ts"] },
 ];
 
 /** The rule config with `allowed` specifiers let through by every pattern. */

@@ -48,7 +48,7 @@ export async function setupDemo(service: Service): Promise<DemoSetup> {
   service.ingest.directory.forget();
   const station = await service.services.positions.stationById(stationId);
   if (!station) throw new Error("demo station vanished");
-  const user = await ensureDemoUser(service.store.db, service.services.clock, demo.id);
+  const user = await ensureDemoUser(service.people, demo.id);
   return { sandboxKey, proKey, accountId: demo.id, station, secret, user };
 }
 

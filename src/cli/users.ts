@@ -1,5 +1,3 @@
-import { SqlSessionStore } from "../adapters/storage/sessions-store.ts";
-import { SqlUserStore } from "../adapters/storage/users-store.ts";
 import { runUsersCommand } from "../adapters/web/users-cli.ts";
 import { withServices } from "./context.ts";
 import type { CliIo } from "./io.ts";
@@ -7,7 +5,5 @@ import type { CliIo } from "./io.ts";
 /** `mds users create|reset-password ...`: people who sign in to an account's pages. */
 export async function usersCommand(argv: string[], io: CliIo): Promise<number> {
   const at = argv.indexOf("users");
-  return withServices(io, (s) =>
-    runUsersCommand({ accounts: s.services.accounts, users: new SqlUserStore(s.store.db, s.services.clock), sessions: new SqlSessionStore(s.store.db) }, argv.slice(at + 1), io),
-  );
+  return withServices(io, (s) => runUsersCommand({ accounts: s.services.accounts, ...s.people }, argv.slice(at + 1), io));
 }

@@ -34,7 +34,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
   const { connectedApps } = core.oauth;
   registerWeb(app, {
     pipeline,
-    db: core.store.db,
+    ...core.people,
     clock: core.services.clock,
     baseUrl: config.baseUrl,
     signup: config.signup,

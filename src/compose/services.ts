@@ -6,6 +6,8 @@ import { ConnectedApps, type OAuthDeps, OAuthTokenVerifier } from "../adapters/o
 import { OAuthPrincipals } from "../adapters/oauth/token-principals.ts";
 import { SqlAccountStore } from "../adapters/storage/accounts-store.ts";
 import { SqlOAuthStore } from "../adapters/storage/oauth-store.ts";
+import { SqlSessionStore } from "../adapters/storage/sessions-store.ts";
+import { SqlUserStore } from "../adapters/storage/users-store.ts";
 import { SqlCreditLedger } from "../adapters/storage/credit-ledger.ts";
 import { WriteBehindLedger } from "../adapters/storage/write-behind-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "../adapters/storage/database.ts";
@@ -21,6 +23,7 @@ import { SqlAlertStore } from "../adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "../adapters/storage/webhooks-store.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runtime.ts";
 import type { Config } from "../config.ts";
+import type { SessionStore, UserStore } from "../ports/people.ts";
 import { KeyAuthenticator } from "../operations/authenticate.ts";
 import type { Pipeline } from "../operations/execute.ts";
 import type { Services } from "../operations/services.ts";
@@ -35,6 +38,8 @@ import { loadSources } from "../sources-file.ts";
  */
 export interface ServiceCore {
   config: Config;
+  /** People who sign in to the account pages, and their sessions. */
+  people: { users: UserStore; sessions: SessionStore };
   oauth: OAuthCore;
   store: Store;
   services: Services;
@@ -129,6 +134,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);
   return {
     config,
+    people: { users: new SqlUserStore(store.db, clock), sessions: new SqlSessionStore(store.db) },
     oauth,
     store,
     services,

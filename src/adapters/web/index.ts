@@ -5,13 +5,10 @@ import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Kysely } from "kysely";
 import { LoginThrottle } from "../../domain/people/login-throttle.ts";
 import type { Pipeline } from "../../operations/execute.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { Database } from "../storage/schema.ts";
-import { SqlSessionStore } from "../storage/sessions-store.ts";
-import { SqlUserStore } from "../storage/users-store.ts";
+import type { SessionStore, UserStore } from "../../ports/people.ts";
 import { registerAccountPages } from "./account-pages.ts";
 import { registerAuthPages } from "./auth-pages.ts";
 import { type ConnectedApp, field, sendPage, type WebContext } from "./context.ts";
@@ -23,7 +20,8 @@ import { registerZonePages } from "./zone-pages.ts";
 
 export interface WebDeps {
   pipeline: Pipeline;
-  db: Kysely<Database>;
+  users: UserStore;
+  sessions: SessionStore;
   clock: Clock;
   /** Public base URL; https makes the session cookie Secure and `__Host-` prefixed. */
   baseUrl: string | undefined;
@@ -46,8 +44,7 @@ const distOf = (pkg: string) => dirname(require.resolve(pkg));
  */
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   const secure = deps.baseUrl?.startsWith("https:") ?? false;
-  const users = new SqlUserStore(deps.db, deps.clock);
-  const sessions = new SqlSessionStore(deps.db);
+  const { users, sessions } = deps;
   const ctx: WebContext = {
     pipeline: deps.pipeline,
     users,
