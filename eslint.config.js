@@ -105,7 +105,6 @@ const TEMPORARY_ALLOWED = [
   { file: "src/adapters/oauth/authorize.ts", imports: ["../web/html.ts"] },
   { file: "src/adapters/oauth/consent-page.ts", imports: ["../web/html.ts"] },
   { file: "src/adapters/oauth/deps.ts", imports: ["../web/html.ts"] },
-  { file: "src/adapters/oauth/cimd-fetcher.ts", imports: ["../webhooks/http-client.ts"] },
 ];
 
 /** The rule config with `allowed` specifiers let through by every pattern. */

@@ -4,7 +4,9 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../adapters/http/app.ts";
 import { registerIngestRoute } from "../adapters/ingest/http-route.ts";
 import { mcpHostPolicy, registerMcp } from "../adapters/mcp/http.ts";
-import { safeCimdFetcher } from "../adapters/oauth/cimd-fetcher.ts";
+import { cimdFetcher } from "../adapters/oauth/cimd-fetcher.ts";
+import { DeliveryTransport } from "../adapters/webhooks/http-client.ts";
+import { CIMD_TIMEOUT_MS } from "../domain/oauth/lifetimes.ts";
 import { registerOAuth } from "../adapters/oauth/index.ts";
 import { raw } from "../adapters/web/html.ts";
 import { layout } from "../adapters/web/layout.ts";
@@ -42,7 +44,8 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     revokeGrant: (accountId, grantId) => connectedApps.revokeGrant(accountId, grantId),
   });
   // The authorization server signs people in through the web face's session and CSRF tokens.
-  const cimd = options.oauth?.fetchClientMetadata ? null : safeCimdFetcher();
+  // Client metadata documents are fetched under the webhook address rules, by the same transport.
+  const cimd = options.oauth?.fetchClientMetadata ? null : new DeliveryTransport({ deadlineMs: CIMD_TIMEOUT_MS });
   registerOAuth(app, {
     store: core.oauth.store,
     clock: core.services.clock,
@@ -50,7 +53,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     currentUser,
     csrf: { token: (req) => csrfToken(req), verify: (req, token) => verifyCsrf(req, token) },
     page: (title, body) => raw(layout({ title }, body)),
-    ...(cimd ? { fetchClientMetadata: cimd.fetch } : {}),
+    ...(cimd ? { fetchClientMetadata: cimdFetcher(cimd) } : {}),
     ...options.oauth,
   });
   if (cimd) app.addHook("onClose", () => cimd.close());

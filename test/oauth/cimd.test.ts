@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { safeCimdFetcher } from "../../src/adapters/oauth/cimd-fetcher.ts";
+import { cimdFetcher } from "../../src/adapters/oauth/cimd-fetcher.ts";
+import { DeliveryTransport } from "../../src/adapters/webhooks/http-client.ts";
+import { CIMD_TIMEOUT_MS } from "../../src/domain/oauth/lifetimes.ts";
 import { ClientResolver } from "../../src/adapters/oauth/client-resolver.ts";
 import type { OAuthStore, StoredClient } from "../../src/ports/oauth.ts";
 import { TestClock } from "../helpers/service.ts";
@@ -52,7 +54,8 @@ describe("client metadata documents", () => {
   });
 
   it("the production fetcher keeps to the webhook address rules: no private addresses, no plain http", async () => {
-    const f = safeCimdFetcher();
+    const transport = new DeliveryTransport({ deadlineMs: CIMD_TIMEOUT_MS });
+    const f = { fetch: cimdFetcher(transport), close: () => transport.close() };
     try {
       await assert.rejects(f.fetch("https://127.0.0.1/cimd.json"), /not point at a private|not a public address/);
       await assert.rejects(f.fetch("https://169.254.169.254/latest/meta-data"), /not point at a private|not a public address/);
