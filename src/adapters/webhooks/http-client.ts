@@ -9,7 +9,7 @@ import type { AttemptResult, ErrorClass } from "../../ports/webhooks.ts";
 
 /**
  * The HTTP client of webhook deliveries, safe against server-side request forgery by
- * construction (spec 6.4, notes/webhooks.md section 3):
+ * construction (spec 6.4; docs/webhook-testing.md, "SSRF"):
  *
  * - The URL is parsed with WHATWG `URL` and checked before anything goes on the wire:
  *   https, port 443 or 8443, no user info, IP literals public.

@@ -3,7 +3,7 @@ import type pg from "pg";
 import type { BucketQuery, TrackPoint } from "../../../ports/tracks.ts";
 import type { AnyDb, BulkInsert, BulkInsertResult, BulkRow, RowLock, SqlDialect } from "./dialect.ts";
 
-/** Rows per unnest statement (notes/storage.md: ~10k-row batches insert fastest, about twice multi-row VALUES). */
+/** Rows per unnest statement (docs/storage-measurements.md: ~10k-row batches insert fastest, about twice multi-row VALUES). */
 const CHUNK_ROWS = 10_000;
 
 /** Bytes per fix in the packed bucket answer: time 8, station 4, lat 8, lon 8, sog 4, cog 4, nav status 2. */

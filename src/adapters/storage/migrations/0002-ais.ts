@@ -5,7 +5,7 @@ import type { ColumnTypes } from "./column-types.ts";
  * AIS from users' stations: position history, latest fix and identity per station and
  * vessel, per-station ingest counters.
  *
- * Layout follows notes/storage.md: positions are clustered by (mmsi, time) so a track
+ * Layout follows docs/storage-measurements.md: positions are clustered by (mmsi, time) so a track
  * is one range read. SQLite: a WITHOUT ROWID table whose primary key is the clustering
  * key. PostgreSQL: the primary key index INCLUDEs the fix's columns, so tracks are
  * index-only scans. station_id is part of the key because two stations hearing the same
