@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
-import { formatId } from "../domain/ids.ts";
 import { accountOf, idParam, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 import { deliveryView, DeliverySchema } from "./projections/webhook-delivery-view.ts";
@@ -22,7 +21,7 @@ export const deliveriesRetry = defineOperation({
   async run(ctx, input) {
     const r = await ctx.services.webhooks.retryDelivery(accountOf(ctx), input.id, ctx.now);
     if (!r.ok) {
-      if (r.reason === "not_found") throw notFound("delivery", formatId("dlv", input.id));
+      if (r.reason === "not_found") throw notFound("dlv", input.id);
       if (r.reason === "endpoint_disabled") throw new AppError("conflict", "The delivery's endpoint is turned off; turn it on (POST .../enable) first.");
       throw new AppError("conflict", "The delivery is being sent right now; look at its log in a few seconds.");
     }

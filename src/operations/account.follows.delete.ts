@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { formatId } from "../domain/ids.ts";
-import { accountOf, DeletedSchema, idParam, notFound } from "./account.common.ts";
+import { accountOf, deleted, DeletedSchema, idParam, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 
 export const followsDelete = defineOperation({
@@ -16,7 +15,7 @@ export const followsDelete = defineOperation({
   apiVersion: "1",
   cost: 0,
   async run(ctx, input) {
-    if (!(await ctx.services.alerts.deleteFollow(accountOf(ctx), input.id))) throw notFound("follow", formatId("follow", input.id));
-    return { data: { id: formatId("follow", input.id), deleted: true as const } };
+    if (!(await ctx.services.alerts.deleteFollow(accountOf(ctx), input.id))) throw notFound("follow", input.id);
+    return { data: deleted("follow", input.id) };
   },
 });

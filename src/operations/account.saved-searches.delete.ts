@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { formatId } from "../domain/ids.ts";
-import { accountOf, DeletedSchema, idParam, notFound } from "./account.common.ts";
+import { accountOf, deleted, DeletedSchema, idParam, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 
 export const savedSearchesDelete = defineOperation({
@@ -16,7 +15,7 @@ export const savedSearchesDelete = defineOperation({
   apiVersion: "1",
   cost: 0,
   async run(ctx, input) {
-    if (!(await ctx.services.alerts.deleteSavedSearch(accountOf(ctx), input.id))) throw notFound("saved search", formatId("search", input.id));
-    return { data: { id: formatId("search", input.id), deleted: true as const } };
+    if (!(await ctx.services.alerts.deleteSavedSearch(accountOf(ctx), input.id))) throw notFound("search", input.id);
+    return { data: deleted("search", input.id) };
   },
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { formatId } from "../domain/ids.ts";
-import { accountOf, DeletedSchema, idParam, notFound } from "./account.common.ts";
+import { accountOf, deleted, DeletedSchema, idParam, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 
 export const webhooksDelete = defineOperation({
@@ -16,7 +15,7 @@ export const webhooksDelete = defineOperation({
   apiVersion: "1",
   cost: 0,
   async run(ctx, input) {
-    if (!(await ctx.services.webhooks.deleteEndpoint(accountOf(ctx), input.id))) throw notFound("webhook endpoint", formatId("wh", input.id));
-    return { data: { id: formatId("wh", input.id), deleted: true as const } };
+    if (!(await ctx.services.webhooks.deleteEndpoint(accountOf(ctx), input.id))) throw notFound("wh", input.id);
+    return { data: deleted("wh", input.id) };
   },
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { formatId } from "../domain/ids.ts";
 import { accountOf, idParam, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 import { endpointView, EndpointSchema } from "./projections/webhook-endpoint-view.ts";
@@ -20,7 +19,7 @@ export const webhooksEnable = defineOperation({
   cost: 0,
   async run(ctx, input) {
     const e = await ctx.services.webhooks.enableEndpoint(accountOf(ctx), input.id, ctx.now);
-    if (!e) throw notFound("webhook endpoint", formatId("wh", input.id));
+    if (!e) throw notFound("wh", input.id);
     ctx.services.webhookDispatch.wake();
     return { data: endpointView(e, ctx.now) };
   },

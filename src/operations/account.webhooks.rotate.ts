@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { formatId } from "../domain/ids.ts";
 import { newWebhookSecret } from "../domain/webhooks/signature.ts";
 import { accountOf, idParam, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
@@ -24,7 +23,7 @@ export const webhooksRotate = defineOperation({
     const secret = newWebhookSecret();
     const until = ctx.now + (input.graceHours ?? 24) * 3_600_000;
     const e = await ctx.services.webhooks.rotateSecret(accountOf(ctx), input.id, secret, until, ctx.now);
-    if (!e) throw notFound("webhook endpoint", formatId("wh", input.id));
+    if (!e) throw notFound("wh", input.id);
     return { data: { ...endpointView(e, ctx.now), secret } };
   },
 });

@@ -21,9 +21,9 @@ export const webhooksTest = defineOperation({
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const r = await ctx.services.webhookDispatch.sendTest(accountId, input.id);
-    if (!r) throw notFound("webhook endpoint", formatId("wh", input.id));
+    if (!r) throw notFound("wh", input.id);
     const d = await ctx.services.webhooks.getDelivery(accountId, r.deliveryId);
-    if (!d) throw notFound("webhook endpoint", formatId("wh", input.id));
+    if (!d) throw notFound("wh", input.id);
     return { data: { eventId: formatId("evt", r.eventId), delivery: deliveryView(d) } };
   },
 });

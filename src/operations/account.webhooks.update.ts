@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { formatId } from "../domain/ids.ts";
 import { accountOf, idParam, nameField, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 import { endpointView, EndpointSchema } from "./projections/webhook-endpoint-view.ts";
@@ -23,7 +22,7 @@ export const webhooksUpdate = defineOperation({
   async run(ctx, input) {
     const { id, ...patch } = input;
     const e = await ctx.services.webhooks.updateEndpoint(accountOf(ctx), id, patch, ctx.now);
-    if (!e) throw notFound("webhook endpoint", formatId("wh", id));
+    if (!e) throw notFound("wh", id);
     return { data: endpointView(e, ctx.now) };
   },
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { formatId } from "../domain/ids.ts";
-import { accountOf, DeletedSchema, idParam, notFound } from "./account.common.ts";
+import { accountOf, deleted, DeletedSchema, idParam, notFound } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 
 export const zonesDelete = defineOperation({
@@ -17,8 +16,8 @@ export const zonesDelete = defineOperation({
   cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
-    if (!(await ctx.services.alerts.deleteZone(accountId, input.id))) throw notFound("zone", formatId("zone", input.id));
+    if (!(await ctx.services.alerts.deleteZone(accountId, input.id))) throw notFound("zone", input.id);
     ctx.services.alertsRuntime.zonesChanged(accountId);
-    return { data: { id: formatId("zone", input.id), deleted: true as const } };
+    return { data: deleted("zone", input.id) };
   },
 });

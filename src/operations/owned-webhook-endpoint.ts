@@ -1,4 +1,3 @@
-import { formatId } from "../domain/ids.ts";
 import type { WebhookEndpoint } from "../ports/webhooks.ts";
 import { accountOf, notFound } from "./account.common.ts";
 import type { OperationContext } from "./operation.ts";
@@ -6,6 +5,6 @@ import type { OperationContext } from "./operation.ts";
 /** The caller's endpoint with this id; another account's endpoint is the same 404 as one that never existed. */
 export async function ownedEndpoint(ctx: OperationContext, id: number): Promise<WebhookEndpoint> {
   const e = await ctx.services.webhooks.getEndpoint(accountOf(ctx), id);
-  if (!e) throw notFound("webhook endpoint", formatId("wh", id));
+  if (!e) throw notFound("wh", id);
   return e;
 }
