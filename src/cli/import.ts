@@ -1,8 +1,6 @@
 import { existsSync } from "node:fs";
 import { DATASETS, importDataset } from "../adapters/importers/datasets.ts";
 import { runSanctionsImportCommand } from "../adapters/importers/sanctions-import.ts";
-import type { ServiceCore } from "../compose/services.ts";
-import type { Service } from "../main.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError } from "./cli-error.ts";
 import { withServices } from "./context.ts";
@@ -15,12 +13,6 @@ function requireFile(what: string, pathOrUrl: string): void {
   if (/^https?:\/\//i.test(pathOrUrl)) return;
   if (!existsSync(pathOrUrl)) throw new CliError(`${what}: ${pathOrUrl}: no such file or directory`);
 }
-
-/**
- * The importers are typed on the whole Service but read only its stores (`datasets`,
- * `services`); a command that imports a file does not build the HTTP app for that.
- */
-const importTarget = (core: ServiceCore): Service => core as Service;
 
 /** `mds import <dataset|all> [file|url]` and `mds import sanctions ...`; returns the exit code. */
 export async function importCommand(argv: string[], io: CliIo): Promise<number> {
@@ -40,7 +32,7 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
   const ids = dataset === "all" ? Object.keys(DATASETS) : [dataset];
   await withServices(io, async (s) => {
     for (const id of ids) {
-      const r = await importDataset(importTarget(s), id, file, { progress: io.stderrIsTTY });
+      const r = await importDataset(s, id, file, { progress: io.stderrIsTTY });
       io.err(`${id}: ${r.rows} rows from ${r.origin}`);
     }
   });

@@ -5,13 +5,14 @@
  * whole at creation (domain/secrets.ts) and are not parsed here.
  */
 
+/** What each prefix names, as error messages say it. */
 export const ID_PREFIXES = {
-  wh: "a webhook endpoint",
-  dlv: "a delivery",
-  zone: "a zone",
-  follow: "a follow",
-  search: "a saved search",
-  evt: "an event",
+  wh: "webhook endpoint",
+  dlv: "delivery",
+  zone: "zone",
+  follow: "follow",
+  search: "saved search",
+  evt: "event",
 } as const;
 
 export type IdPrefix = keyof typeof ID_PREFIXES;
@@ -31,5 +32,6 @@ export function parseId(prefix: IdPrefix, text: string): number | null {
 
 /** The rule an id parameter states when it is refused. */
 export function idRule(prefix: IdPrefix): string {
-  return `must be ${ID_PREFIXES[prefix]} id such as ${prefix}_12`;
+  const noun = ID_PREFIXES[prefix];
+  return `must be ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun} id such as ${prefix}_12`;
 }

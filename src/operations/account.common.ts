@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
-import { idRule, type IdPrefix, parseId } from "../domain/ids.ts";
+import { formatId, ID_PREFIXES, idRule, type IdPrefix, parseId } from "../domain/ids.ts";
 import type { OperationContext } from "./operation.ts";
 
 /**
@@ -26,8 +26,14 @@ export function accountOf(ctx: OperationContext): string {
   return ctx.principal.accountId;
 }
 
-export function notFound(what: string, id: string): AppError {
-  return new AppError("not_found", `No ${what} ${id} in this account.`);
+/** The same answer whether the object is another account's or never existed: nothing tells them apart. */
+export function notFound(prefix: IdPrefix, id: number): AppError {
+  return new AppError("not_found", `No ${ID_PREFIXES[prefix]} ${formatId(prefix, id)} in this account.`);
+}
+
+/** The answer of a delete. */
+export function deleted(prefix: IdPrefix, id: number): { id: string; deleted: true } {
+  return { id: formatId(prefix, id), deleted: true };
 }
 
 export function limitReached(what: string, limit: number): AppError {

@@ -1,5 +1,22 @@
-import { ALERT_OPERATIONS } from "./account.alerts.ts";
-import { WEBHOOK_OPERATIONS } from "./account.webhooks.ts";
+import { webhooksCreate } from "./account.webhooks.create.ts";
+import { webhooksList } from "./account.webhooks.list.ts";
+import { webhooksGet } from "./account.webhooks.get.ts";
+import { webhooksUpdate } from "./account.webhooks.update.ts";
+import { webhooksDelete } from "./account.webhooks.delete.ts";
+import { webhooksTest } from "./account.webhooks.test.ts";
+import { webhooksRotate } from "./account.webhooks.rotate.ts";
+import { webhooksEnable } from "./account.webhooks.enable.ts";
+import { webhooksDeliveries } from "./account.webhooks.deliveries.ts";
+import { deliveriesRetry } from "./account.deliveries.retry.ts";
+import { zonesCreate } from "./account.zones.create.ts";
+import { zonesList } from "./account.zones.list.ts";
+import { zonesDelete } from "./account.zones.delete.ts";
+import { followsCreate } from "./account.follows.create.ts";
+import { followsList } from "./account.follows.list.ts";
+import { followsDelete } from "./account.follows.delete.ts";
+import { savedSearchesCreate } from "./account.saved-searches.create.ts";
+import { savedSearchesList } from "./account.saved-searches.list.ts";
+import { savedSearchesDelete } from "./account.saved-searches.delete.ts";
 import { flagsGet } from "./flags.get.ts";
 import { meFeed } from "./me.feed.ts";
 import { meStations } from "./me.stations.ts";
@@ -14,4 +31,35 @@ import { vesselsGet } from "./vessels.get.ts";
 import { vesselsTrack } from "./vessels.track.ts";
 
 /** The single list of operations: REST routes, OpenAPI and MCP tools are generated from it. */
-export const OPERATIONS: readonly Operation[] = [portsList, portsGet, flagsGet, usageGet, meFeed, meStations, sanctionsList, screen, vesselsGet, vesselsTrack, search, ...WEBHOOK_OPERATIONS, ...ALERT_OPERATIONS] as unknown as readonly Operation[];
+export const OPERATIONS: readonly Operation[] = [
+  portsList,
+  portsGet,
+  flagsGet,
+  usageGet,
+  meFeed,
+  meStations,
+  sanctionsList,
+  screen,
+  vesselsGet,
+  vesselsTrack,
+  search,
+  webhooksCreate,
+  webhooksList,
+  webhooksGet,
+  webhooksUpdate,
+  webhooksDelete,
+  webhooksTest,
+  webhooksRotate,
+  webhooksEnable,
+  webhooksDeliveries,
+  deliveriesRetry,
+  zonesCreate,
+  zonesList,
+  zonesDelete,
+  followsCreate,
+  followsList,
+  followsDelete,
+  savedSearchesCreate,
+  savedSearchesList,
+  savedSearchesDelete,
+] as unknown as readonly Operation[];

@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
-import type { Service } from "../../main.ts";
 import { DATASETS_DIR } from "../../main.ts";
 import type { FlagRow, PortRow } from "../../ports/reference.ts";
 import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
@@ -8,6 +7,7 @@ import { loadBundledFlags } from "./flags.ts";
 import { BUNDLED_MARAD_FLEET_FILE, loadBundledMaradFleet, parseMaradFleet } from "./marad-fleet.ts";
 import { BUNDLED_PORT_FILES, loadBundledPorts } from "./ports/bundled-ports.ts";
 import { parsePorts } from "./ports/parse-ports.ts";
+import type { ImportTarget } from "./import-target.ts";
 import type { PortRecord } from "./ports/port-record.ts";
 import { readSource } from "./read-source.ts";
 
@@ -20,7 +20,7 @@ export interface ImportResult {
 interface Dataset {
   description: string;
   /** Parses the bundled copy, or `file` (a path or URL of the official publication), into rows and stores them all or nothing. */
-  run(service: Service, file: string | undefined, progress: Progress): Promise<{ rows: number; origin: string }>;
+  run(target: ImportTarget, file: string | undefined, progress: Progress): Promise<{ rows: number; origin: string }>;
 }
 
 /** A bar on a terminal, nothing elsewhere. */
@@ -75,7 +75,7 @@ function toPortRow(p: PortRecord): PortRow {
 export const DATASETS: Record<string, Dataset> = {
   ports: {
     description: "UN/LOCODE locations with the port function, with World Port Index coordinates and harbour facts",
-    async run(service, file, progress) {
+    async run(target, file, progress) {
       progress.stage("parse", 1);
       let records: PortRecord[];
       if (file) {
@@ -92,67 +92,67 @@ export const DATASETS: Record<string, Dataset> = {
       progress.tick();
       if (records.length === 0) throw new Error("ports: the input holds no port rows; nothing was changed");
       progress.stage("store", records.length);
-      await service.services.ports.replaceAll(records.map(toPortRow), (n) => progress.tick(n));
+      await target.services.ports.replaceAll(records.map(toPortRow), (n) => progress.tick(n));
       progress.done();
       return { rows: records.length, origin: file ?? "bundled UN/LOCODE 2018-1 + 2024 + WPI" };
     },
   },
   flags: {
     description: "Flag registries: ISO 3166 countries, ITU Maritime Identification Digits, ITF flags of convenience",
-    async run(service, file, progress) {
+    async run(target, file, progress) {
       if (file) throw new Error("flags: import from a file is not supported; the flags dataset is built from several bundled tables");
       progress.stage("parse", 1);
       const records = await loadBundledFlags(DATASETS_DIR);
       progress.tick();
       const rows: FlagRow[] = records.map((f) => ({ iso2: f.iso2, name: f.name, record: f as unknown as Record<string, unknown> }));
-      await service.services.flags.replaceAll(rows);
+      await target.services.flags.replaceAll(rows);
       progress.done();
       return { rows: rows.length, origin: "bundled ISO 3166 + ITU MID + ITF FOC" };
     },
   },
   emissions: {
     description: "EU MRV annual CO2 emissions per ship (EMSA THETIS-MRV), linked into the vessel registry by IMO",
-    async run(service, file, progress) {
+    async run(target, file, progress) {
       progress.stage("parse", 1);
       const parsed = file ? parseEmissions(await readSource(file)) : await loadBundledEmissions(DATASETS_DIR);
       progress.tick();
       if (parsed.records.length === 0) throw new Error("emissions: the input holds no report rows; nothing was changed");
       progress.stage("store", parsed.records.length);
-      await service.services.vessels.replaceEmissions(parsed.records, (n) => progress.tick(n));
+      await target.services.vessels.replaceEmissions(parsed.records, (n) => progress.tick(n));
       progress.done();
       return { rows: parsed.records.length, origin: file ?? "bundled EU MRV 2018-2022 (EMSA THETIS-MRV)" };
     },
   },
   marad: {
     description: "MARAD U.S.-flag privately owned fleet: particulars and operators, linked into the vessel registry by IMO",
-    async run(service, file, progress) {
+    async run(target, file, progress) {
       progress.stage("parse", 1);
       const parsed = file ? parseMaradFleet(await readSource(file)) : await loadBundledMaradFleet(DATASETS_DIR);
       progress.tick();
       if (parsed.records.length === 0) throw new Error("marad: the input holds no fleet rows; nothing was changed");
       // The list is dated in its file name (`..._2023-04-10.csv`): the day its rows were seen.
       const dated = /(\d{4}-\d{2}-\d{2})/.exec(file ?? BUNDLED_MARAD_FLEET_FILE)?.[1];
-      await service.services.vessels.replaceFleet("marad", parsed.records, dated ? Date.parse(dated) : service.services.clock.now());
+      await target.services.vessels.replaceFleet("marad", parsed.records, dated ? Date.parse(dated) : target.services.clock.now());
       progress.done();
       return { rows: parsed.records.length, origin: file ?? "bundled MARAD U.S.-flag fleet 2023-04-10" };
     },
   },
 };
 
-export async function importDataset(service: Service, id: string, file: string | undefined, options: { progress: boolean }): Promise<ImportResult> {
+export async function importDataset(target: ImportTarget, id: string, file: string | undefined, options: { progress: boolean }): Promise<ImportResult> {
   const dataset = DATASETS[id];
   if (!dataset) throw new Error(`unknown dataset ${id}; known: ${Object.keys(DATASETS).join(", ")}`);
-  const r = await dataset.run(service, file, progressReporter(options.progress, id));
-  await service.datasets.record(id, r.rows, r.origin, service.services.clock.now());
+  const r = await dataset.run(target, file, progressReporter(options.progress, id));
+  await target.datasets.record(id, r.rows, r.origin, target.services.clock.now());
   return { id, ...r };
 }
 
 /** On a first start every bundled dataset is imported, so a fresh data dir serves real data. */
-export async function importMissingDatasets(service: Service, options: { progress: boolean }): Promise<ImportResult[]> {
+export async function importMissingDatasets(target: ImportTarget, options: { progress: boolean }): Promise<ImportResult[]> {
   const done: ImportResult[] = [];
   for (const id of Object.keys(DATASETS)) {
-    if (await service.datasets.get(id)) continue;
-    done.push(await importDataset(service, id, undefined, options));
+    if (await target.datasets.get(id)) continue;
+    done.push(await importDataset(target, id, undefined, options));
   }
   return done;
 }

@@ -1,16 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import {
-  deliveriesRetry,
-  type DeliverySchema,
-  type EndpointSchema,
-  webhooksCreate,
-  webhooksDeliveries,
-  webhooksEnable,
-  webhooksGet,
-  webhooksList,
-  webhooksRotate,
-  webhooksTest,
-} from "../../operations/account.webhooks.ts";
+import { deliveriesRetry } from "../../operations/account.deliveries.retry.ts";
+import { webhooksCreate } from "../../operations/account.webhooks.create.ts";
+import { webhooksDeliveries } from "../../operations/account.webhooks.deliveries.ts";
+import { webhooksEnable } from "../../operations/account.webhooks.enable.ts";
+import { webhooksGet } from "../../operations/account.webhooks.get.ts";
+import { webhooksList } from "../../operations/account.webhooks.list.ts";
+import { webhooksRotate } from "../../operations/account.webhooks.rotate.ts";
+import { webhooksTest } from "../../operations/account.webhooks.test.ts";
+import type { DeliverySchema } from "../../operations/projections/webhook-delivery-view.ts";
+import type { EndpointSchema } from "../../operations/projections/webhook-endpoint-view.ts";
 import type { Operation } from "../../operations/operation.ts";
 import type { z } from "zod";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";

@@ -1,5 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { followsCreate, followsDelete, followsList, zonesCreate, zonesDelete, zonesList } from "../../operations/account.alerts.ts";
+import { followsCreate } from "../../operations/account.follows.create.ts";
+import { followsDelete } from "../../operations/account.follows.delete.ts";
+import { followsList } from "../../operations/account.follows.list.ts";
+import { zonesCreate } from "../../operations/account.zones.create.ts";
+import { zonesDelete } from "../../operations/account.zones.delete.ts";
+import { zonesList } from "../../operations/account.zones.list.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { html } from "./html.ts";

@@ -1,5 +1,6 @@
 import { testEventBody, TEST_EVENT_TYPE } from "../../domain/alerts/payload.ts";
 import { AppError } from "../../domain/errors.ts";
+import { formatId } from "../../domain/ids.ts";
 import type { Services } from "../../operations/services.ts";
 import type { AlertsRuntime } from "../../ports/alerts.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -136,7 +137,7 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
       const retryAfter = Math.max(1, Math.ceil((recent[0]! + 60_000 - now) / 1000));
       throw new AppError("rate_limited", `At most ${perMinute} test events per minute per account; retry after ${retryAfter} s.`, { retryAfter });
     }
-    const deliveryId = await this.#store.createSingleDelivery(accountId, endpointId, TEST_EVENT_TYPE, (eventId, created) => testEventBody(eventId, created, `wh_${endpointId}`), "test", now);
+    const deliveryId = await this.#store.createSingleDelivery(accountId, endpointId, TEST_EVENT_TYPE, (eventId, created) => testEventBody(eventId, created, formatId("wh", endpointId)), "test", now);
     if (deliveryId === null) return null;
     recent.push(now);
     this.#testSends.set(accountId, recent);

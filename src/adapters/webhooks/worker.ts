@@ -1,3 +1,4 @@
+import { formatId } from "../../domain/ids.ts";
 import { signatureHeader } from "../../domain/webhooks/signature.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { AttemptResult, ClaimedDelivery, WebhookStore } from "../../ports/webhooks.ts";
@@ -35,7 +36,7 @@ export function deliveryHeaders(claim: ClaimedDelivery, nowMs: number, userAgent
   return {
     "content-type": "application/json",
     "user-agent": userAgent,
-    "service-event-id": `evt_${claim.eventId}`,
+    "service-event-id": formatId("evt", claim.eventId),
     "service-delivery": claim.deliveryUuid,
     "service-event-type": claim.eventType,
     "service-signature": signatureHeader(claim.secrets, t, claim.body),

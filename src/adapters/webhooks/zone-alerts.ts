@@ -1,4 +1,5 @@
 import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
+import { formatId } from "../../domain/ids.ts";
 import { ZoneIndex } from "../../domain/alerts/zone-index.ts";
 import { ZoneTracker } from "../../domain/alerts/zone-tracker.ts";
 import { entitlements } from "../../domain/plans.ts";
@@ -172,7 +173,7 @@ export class ZoneAlerts {
       const [identity] = await this.#d.positions.identities([h.fix.stationId], [h.fix.mmsi]);
       const subject: AlertSubject = { kind: "vessel", imo: identity?.imo ?? null, mmsi: h.fix.mmsi, unlocode: null, name: identity?.name ?? null };
       const fix = h.fix;
-      const zoneRef = { id: `zone_${zone.id}`, name: zone.name };
+      const zoneRef = { id: formatId("zone", zone.id), name: zone.name };
       const commercialUse = rights.get(h.accountId)!;
       alerts.push({
         accountId: h.accountId,

@@ -1,3 +1,4 @@
+import { formatId } from "../ids.ts";
 import { decide, type RightsPrincipal } from "../rights/decide.ts";
 import type { SourceRegistry } from "../rights/source.ts";
 
@@ -26,10 +27,6 @@ export const TEST_EVENT_TYPE = "webhook.test";
 export type EventType = AlertEventType | typeof TEST_EVENT_TYPE;
 
 export const WITHHELD_REASON_RIGHTS = "source_rights";
-
-export function eventIdText(id: number): string {
-  return `evt_${id}`;
-}
 
 export interface AlertSubject {
   kind: "vessel" | "port";
@@ -111,7 +108,7 @@ export function alertEventBody(c: AlertContent, ctx: PayloadContext): string {
   const ref = subjectRef(c.subject);
   const url = subjectUrl(c.subject, ctx.baseUrl);
   const body = {
-    id: eventIdText(c.eventId),
+    id: formatId("evt", c.eventId),
     type: `alert.${c.type}`,
     created: new Date(c.created).toISOString(),
     api_version: WEBHOOK_API_VERSION,
@@ -146,7 +143,7 @@ export function alertEventBody(c: AlertContent, ctx: PayloadContext): string {
 /** The body of a test event: no alert, no sourced content. */
 export function testEventBody(eventId: number, created: number, endpointId: string): string {
   return JSON.stringify({
-    id: eventIdText(eventId),
+    id: formatId("evt", eventId),
     type: TEST_EVENT_TYPE,
     created: new Date(created).toISOString(),
     api_version: WEBHOOK_API_VERSION,

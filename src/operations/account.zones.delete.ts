@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { accountOf, deleted, DeletedSchema, idParam, notFound } from "./account.common.ts";
+import { defineOperation } from "./operation.ts";
+
+export const zonesDelete = defineOperation({
+  id: "account.zones.delete",
+  method: "DELETE",
+  path: "/api/v1/account/zones/{id}",
+  summary: "Delete a zone",
+  description: "Deletes a zone; it raises no more alerts. Free.",
+  auth: "key",
+  input: z.strictObject({ id: idParam("zone") }),
+  output: { data: DeletedSchema },
+  responseType: "deleted",
+  apiVersion: "1",
+  cost: 0,
+  async run(ctx, input) {
+    const accountId = accountOf(ctx);
+    if (!(await ctx.services.alerts.deleteZone(accountId, input.id))) throw notFound("zone", input.id);
+    ctx.services.alertsRuntime.zonesChanged(accountId);
+    return { data: deleted("zone", input.id) };
+  },
+});

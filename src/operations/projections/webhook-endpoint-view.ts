@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { formatId } from "../../domain/ids.ts";
+import type { WebhookEndpoint } from "../../ports/webhooks.ts";
+import { iso } from "../account.common.ts";
+
+/** A webhook endpoint as its account sees it: never the secret itself, which is shown only when made. */
+
+export const EndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.string()).nullable(),
+  status: z.enum(["active", "disabled"]),
+  /** The first characters of the current secret, to tell secrets apart; the secret itself is shown only when made. */
+  secretStart: z.string(),
+  previousSecretExpiresAt: z.string().nullable(),
+  failureStreak: z.number().int(),
+  disabledAt: z.string().nullable(),
+  disabledReason: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** The answer of the calls that make a secret (create, rotate): the one time it is shown. */
+export const EndpointWithSecretSchema = EndpointSchema.extend({ secret: z.string() });
+
+export function endpointView(e: WebhookEndpoint, now: number): z.infer<typeof EndpointSchema> {
+  return {
+    id: formatId("wh", e.id),
+    url: e.url,
+    description: e.description,
+    events: e.events,
+    status: e.status,
+    secretStart: `${e.secret.slice(0, 10)}...`,
+    previousSecretExpiresAt: e.previousSecret !== null && e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > now ? iso(e.previousSecretExpiresAt) : null,
+    failureStreak: e.failureStreak,
+    disabledAt: iso(e.disabledAt),
+    disabledReason: e.disabledReason,
+    createdAt: iso(e.createdAt)!,
+    updatedAt: iso(e.updatedAt)!,
+  };
+}
