@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import { buildServer } from "./compose/server.ts";
@@ -14,7 +14,7 @@ export { bindPorts, BindError, buildServer, type Server } from "./compose/server
 
 /** The project's root: bundled datasets, the default sources file and the docs live here. */
 export const PROJECT_ROOT = resolve(import.meta.dirname, "..");
-export const DATASETS_DIR = join(PROJECT_ROOT, "datasets");
+export { BUNDLED_DATASETS_DIR as DATASETS_DIR } from "./adapters/importers/bundled-datasets-dir.ts";
 
 /** Opened services with the HTTP app built on them (not listening). */
 export interface Service extends ServiceCore {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
-import { DATASETS_DIR } from "../../main.ts";
+import { BUNDLED_DATASETS_DIR as DATASETS_DIR } from "./bundled-datasets-dir.ts";
 import type { FlagRow, PortRow } from "../../ports/reference.ts";
 import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
 import { loadBundledFlags } from "./flags.ts";
