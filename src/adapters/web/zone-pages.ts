@@ -57,7 +57,7 @@ export function registerZonePages(app: FastifyInstance, ctx: WebContext): void {
 <form method="post" action="/account/zones" class="stack" id="zone-form">
 <input type="hidden" name="_csrf" value="${csrf}">
 <p><label for="zone-name">Name</label><input id="zone-name" name="name" required maxlength="100" value="${extra.name ?? ""}"></p>
-<figure class="map-figure" hidden id="zone-map-figure"><div id="zone-map" class="map"></div><figcaption>Click to place corners, click the first corner to close the polygon. The drawn zone is written into the GeoJSON field below.</figcaption></figure>
+<figure class="map-figure" hidden id="zone-map-figure"><div id="zone-map" class="map"></div><figcaption>Click to place corners, click the first corner to close the polygon. The drawn zone is written into the GeoJSON field below, where it can also be typed or pasted. Land: Made with Natural Earth.</figcaption></figure>
 <p><label for="zone-geometry">Polygon as GeoJSON</label><textarea id="zone-geometry" name="geometry" rows="6" required aria-describedby="zone-geometry-rule">${extra.geometry ?? ""}</textarea>
 <span id="zone-geometry-rule" class="hint">A GeoJSON Polygon in longitude, latitude; closed rings, at most 1,000 positions and 30 degrees either way.</span></p>
 <p><button type="submit" id="add-zone">Add zone</button></p>
