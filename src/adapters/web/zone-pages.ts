@@ -45,6 +45,7 @@ export function registerZonePages(app: FastifyInstance, ctx: WebContext): void {
     const zones = await runAsAccount<ZoneView[]>(ctx.pipeline, op(zonesList), who(req, user));
     const follows = await runAsAccount<FollowView[]>(ctx.pipeline, op(followsList), who(req, user));
     const csrf = csrfToken(req);
+    // The accessible name starts with the visible "Delete", so a voice user saying what they see reaches the button.
     const del = (action: string, label: string) =>
       html`<form method="post" action="${action}" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" aria-label="${label}">Delete</button></form>`;
     return sendPage(
@@ -84,7 +85,7 @@ ${!follows.ok
     : html`<table id="follows"><caption>Follows</caption><thead><tr><th scope="col">Kind</th><th scope="col">Identifier</th><th scope="col">Since</th><th scope="col">Action</th></tr></thead>
 <tbody>${follows.data.map((f) => {
         const ident = f.imo !== null ? `IMO ${f.imo}` : f.mmsi !== null ? `MMSI ${f.mmsi}` : `${f.unlocode}`;
-        return html`<tr><td>${f.kind}</td><td>${ident}</td><td>${when(Date.parse(f.createdAt))}</td><td>${del(`/account/follows/${f.id}/delete`, `Stop following ${ident}`)}</td></tr>`;
+        return html`<tr><td>${f.kind}</td><td>${ident}</td><td>${when(Date.parse(f.createdAt))}</td><td>${del(`/account/follows/${f.id}/delete`, `Delete follow of ${ident}`)}</td></tr>`;
       })}</tbody></table>`}`,
       status,
     );
