@@ -25,7 +25,11 @@ export async function launchBrowser(): Promise<Browser> {
  * a font or a tile fails the test instead of silently depending on the network.
  */
 export async function newContext(browser: Browser, baseUrl: string, options: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; outside: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1, reducedMotion: "reduce", javaScriptEnabled: options.javaScriptEnabled ?? true });
+  const context = await browser.newContext({ ...VIEW, javaScriptEnabled: options.javaScriptEnabled ?? true });
+  if (options.javaScriptEnabled === false) withoutScript.add(context);
+  // A step that cannot happen fails in seconds with its name, instead of at the file's time-out.
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(15_000);
   const outside: string[] = [];
   await context.route(
     (url) => !url.href.startsWith(baseUrl),
@@ -37,8 +41,39 @@ export async function newContext(browser: Browser, baseUrl: string, options: { j
   return { context, outside };
 }
 
-/** axe-core's WCAG 2.1 A/AA rules; serious and critical violations fail, with their ids and targets named. */
+const VIEW = { viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1, reducedMotion: "reduce" } as const;
+/** Contexts made with script off; axe cannot run inside them (below). */
+const withoutScript = new WeakSet<BrowserContext>();
+
+/**
+ * axe-core's WCAG 2.1 A/AA rules; serious and critical violations fail, with their ids and targets named.
+ *
+ * In a context with script off, page timers never fire and axe (which needs them) never
+ * finishes. So the page as the script-less browser has it (its DOM, parsed from what the
+ * service sent, with no script having run) is checked in a scratch page where script runs
+ * only for axe: the same URL answers with that DOM, and every script request is refused.
+ */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  if (!withoutScript.has(page.context())) return axe(page);
+  const url = page.url();
+  const dom = await page.content();
+  const scratch = await page.context().browser()!.newContext(VIEW);
+  try {
+    await scratch.route("**/*", (route) => {
+      const req = route.request();
+      if (req.resourceType() === "document" && req.url() === url) return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: dom });
+      if (req.resourceType() === "script") return route.abort();
+      return route.continue();
+    });
+    const copy = await scratch.newPage();
+    await copy.goto(url);
+    return await axe(copy);
+  } finally {
+    await scratch.close();
+  }
+}
+
+async function axe(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -21,7 +21,8 @@ export function consentBody(o: { request: AuthorizationRequest; params: Record<s
   const target = redirectTarget(request.redirectUri);
   const loopbackOnly = request.client.kind === "cimd" && request.client.metadata.redirect_uris.every((u) => /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)[:/]/.test(u));
   const hidden = AUTHORIZE_PARAMS.filter((k) => o.params[k] !== undefined).map((k) => html`<input type="hidden" name="${k}" value="${o.params[k]}">`);
-  return html`<h1>Connect ${who.name} to your account?</h1>
+  // The page frame already has the one <h1> (the page title); this is the question under it.
+  return html`<h2>Connect ${who.name} to your account?</h2>
 <dl>
   <dt>Application</dt><dd>${who.name}</dd>
   <dt>Identity</dt><dd>${who.verifiedBy ? html`published by ${who.verifiedBy}` : "unverified (registered itself)"}</dd>
@@ -50,7 +51,7 @@ export function consentCsp(redirectUri: string): string {
 }
 
 export function errorBody(message: string): Html {
-  return html`<h1>This connection request cannot be used</h1>
+  return html`<h2>This connection request cannot be used</h2>
 <p>${message}.</p>
 <p>Nothing was shared with the application. Try connecting again from the application; if this keeps happening, its maker needs to fix it.</p>`;
 }

@@ -50,6 +50,7 @@ export function registerZonePages(app: FastifyInstance, ctx: WebContext): void {
     const zones = await runAsAccount<ZoneView[]>(ctx.pipeline, op(zonesList), who(req, user));
     const follows = await runAsAccount<FollowView[]>(ctx.pipeline, op(followsList), who(req, user));
     const csrf = csrfToken(req);
+    // The accessible name starts with the visible "Delete", so a voice user saying what they see reaches the button.
     const del = (action: string, label: string) =>
       html`<form method="post" action="${action}" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" aria-label="${label}">Delete</button></form>`;
     return sendPage(
@@ -62,7 +63,7 @@ export function registerZonePages(app: FastifyInstance, ctx: WebContext): void {
 <form method="post" action="/account/zones" class="stack" id="zone-form">
 <input type="hidden" name="_csrf" value="${csrf}">
 <p><label for="zone-name">Name</label><input id="zone-name" name="name" required maxlength="100" value="${extra.name ?? ""}"></p>
-<figure class="map-figure" hidden id="zone-map-figure"><div id="zone-map" class="map"></div><figcaption>Click to place corners, click the first corner to close the polygon. The drawn zone is written into the GeoJSON field below.</figcaption></figure>
+<figure class="map-figure" hidden id="zone-map-figure"><div id="zone-map" class="map"></div><figcaption>Click to place corners, click the first corner to close the polygon. The drawn zone is written into the GeoJSON field below, where it can also be typed or pasted. Land: Made with Natural Earth.</figcaption></figure>
 <p><label for="zone-geometry">Polygon as GeoJSON</label><textarea id="zone-geometry" name="geometry" rows="6" required aria-describedby="zone-geometry-rule">${extra.geometry ?? ""}</textarea>
 <span id="zone-geometry-rule" class="hint">A GeoJSON Polygon in longitude, latitude; closed rings, at most 1,000 positions and 30 degrees either way.</span></p>
 <p><button type="submit" id="add-zone">Add zone</button></p>
@@ -89,7 +90,7 @@ ${!follows.ok
     : html`<table id="follows"><caption>Follows</caption><thead><tr><th scope="col">Kind</th><th scope="col">Identifier</th><th scope="col">Since</th><th scope="col">Action</th></tr></thead>
 <tbody>${follows.data.map((f) => {
         const ident = f.imo !== null ? `IMO ${f.imo}` : f.mmsi !== null ? `MMSI ${f.mmsi}` : `${f.unlocode}`;
-        return html`<tr><td>${f.kind}</td><td>${ident}</td><td>${when(Date.parse(f.createdAt))}</td><td>${del(`/account/follows/${f.id}/delete`, `Stop following ${ident}`)}</td></tr>`;
+        return html`<tr><td>${f.kind}</td><td>${ident}</td><td>${when(Date.parse(f.createdAt))}</td><td>${del(`/account/follows/${f.id}/delete`, `Delete follow of ${ident}`)}</td></tr>`;
       })}</tbody></table>`}`,
       status,
     );
