@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import type { PlanId } from "../../src/domain/plans.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { makeUser, PASSWORD } from "../web/helpers.ts";
-import { HOOK_HOST, hasOpenssl, type Receiver, startReceiver, transportFor } from "../webhooks/helpers.ts";
+import { HOOK_HOST, type Receiver, startReceiver, transportFor } from "../webhooks/helpers.ts";
 import { launchBrowser } from "./harness.ts";
 
 export { PASSWORD };
@@ -35,7 +35,6 @@ export async function startFixture(options: { receiver?: boolean; withData?: boo
   let receiver: Receiver | null = null;
   let webhooks;
   if (options.receiver) {
-    if (!hasOpenssl()) throw new Error("openssl is missing: the webhook receiver of the browser tests needs it for its test certificates");
     // A loopback address of its own (Linux routes all of 127/8 here), so suites running at once do not meet on :8443.
     const address = `127.0.${randomInt(1, 250)}.${randomInt(2, 250)}`;
     receiver = await startReceiver(address);
