@@ -81,30 +81,22 @@ function operationsPatterns(depth) {
   ];
 }
 
-/** `folder` is the adapter's folder name, or null for a file directly in src/adapters. */
+/**
+ * `folder` is the adapter's folder name, or null for a file directly in src/adapters.
+ * `src/adapters/shared/` holds libraries with no I/O and no state of their own (HTML
+ * escaping): every adapter may use them, and they import no adapter.
+ */
 function adapterPatterns(folder, depth) {
   const toAdapters = folder === null ? "\\./" : up(depth + 1);
   const ownFolder = folder === null ? "" : `${escape(folder)}/|`;
   return [
     {
-      regex: `^${toAdapters}(?!${ownFolder}\\.\\./)`,
+      regex: `^${toAdapters}(?!${ownFolder}shared/|\\.\\./)`,
       message: `an adapter imports another adapter only through the composition root (src/main.ts); ${BOUNDARY_DOC}.`,
     },
     ...compositionRootPatterns(folder === null ? 1 : depth + 2, "An adapter"),
   ];
 }
-
-/**
- * TEMPORARY: imports that cross a boundary today. Each entry is removed when issue 11's
- * refactor of that file lands; the list must only shrink. `imports` are the exact
- * specifiers let through for that file; anything else it imports is still checked.
- */
-const TEMPORARY_ALLOWED = [
-  // Each entry is an adapter-to-adapter import that issue 11's clean-up still has to remove.
-  { file: "src/adapters/oauth/authorize.ts", imports: ["../web/html.ts"] },
-  { file: "src/adapters/oauth/consent-page.ts", imports: ["../web/html.ts"] },
-  { file: "src/adapters/oauth/deps.ts", imports: ["../web/html.ts"] },
-];
 
 /** The rule config with `allowed` specifiers let through by every pattern. */
 function restrict(patterns, allowed = []) {
@@ -121,25 +113,12 @@ function layer(folder, patternsAt) {
   }));
 }
 
-/** Patterns that apply to a given file, from its path. */
-function patternsFor(file) {
-  const parts = file.split("/");
-  const depth = parts.length - 3; // directories below the layer folder (src/<layer>/.../file.ts)
-  if (parts[1] === "domain") return domainPatterns(depth);
-  if (parts[1] === "ports") return portsPatterns(depth);
-  if (parts[1] === "operations") return operationsPatterns(depth);
-  if (parts[1] === "adapters") return parts.length === 3 ? adapterPatterns(null, 0) : adapterPatterns(parts[2], depth - 1);
-  throw new Error(`no boundary rules for ${file}`);
-}
-
 const boundaries = [
   ...layer("src/domain", domainPatterns),
   ...layer("src/ports", portsPatterns),
   ...layer("src/operations", operationsPatterns),
   { files: ["src/adapters/*.ts"], rules: { [RULE]: restrict(adapterPatterns(null, 0)) } },
   ...ADAPTER_FOLDERS.flatMap((folder) => layer(`src/adapters/${folder}`, (depth) => adapterPatterns(folder, depth))),
-  // Later objects win for the same rule, so these replace the generated ones for their file.
-  ...TEMPORARY_ALLOWED.map(({ file, imports }) => ({ files: [file], rules: { [RULE]: restrict(patternsFor(file), imports) } })),
 ];
 
 export default tseslint.config(

@@ -8,8 +8,8 @@ import { cimdFetcher } from "../adapters/oauth/cimd-fetcher.ts";
 import { DeliveryTransport } from "../adapters/webhooks/http-client.ts";
 import { CIMD_TIMEOUT_MS } from "../domain/oauth/lifetimes.ts";
 import { registerOAuth } from "../adapters/oauth/index.ts";
-import { raw } from "../adapters/web/html.ts";
-import { layout } from "../adapters/web/layout.ts";
+import { raw } from "../adapters/shared/html.ts";
+import { renderPage } from "../adapters/web/context.ts";
 import { csrfToken, currentUser, registerWeb, verifyCsrf } from "../adapters/web/index.ts";
 import { OPERATIONS } from "../operations/registry.ts";
 import { ReadinessGate } from "./readiness-gate.ts";
@@ -52,7 +52,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     baseUrl: config.baseUrl,
     currentUser,
     csrf: { token: (req) => csrfToken(req), verify: (req, token) => verifyCsrf(req, token) },
-    page: (title, body) => raw(layout({ title }, body)),
+    page: async (req, title, body) => raw(await renderPage(req, { title }, body)),
     ...(cimd ? { fetchClientMetadata: cimdFetcher(cimd) } : {}),
     ...options.oauth,
   });

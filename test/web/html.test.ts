@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { html, raw } from "../../src/adapters/web/html.ts";
+import { html, raw } from "../../src/adapters/shared/html.ts";
 
 test("interpolated text is escaped, nested templates and raw() are not", () => {
   const name = `<script>alert("x")</script> & 'y'`;

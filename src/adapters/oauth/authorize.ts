@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CODE_TTL_MS } from "../../domain/oauth/lifetimes.ts";
 import { hashSecret } from "../../domain/secrets.ts";
-import type { Html } from "../web/html.ts";
+import type { Html } from "../shared/html.ts";
 import { AUTHORIZE_PARAMS, type Checked, checkAuthorizationRequest, redirectWith } from "./authorization-request.ts";
 import type { ClientResolver } from "./client-resolver.ts";
 import { consentBody, consentCsp, errorBody } from "./consent-page.ts";
@@ -20,7 +20,7 @@ export function registerAuthorize(app: FastifyInstance, deps: OAuthDeps, clients
   const page = deps.page ?? defaultPage;
   const loginUrl = deps.loginUrl ?? defaultLoginUrl;
 
-  const sendPage = (reply: FastifyReply, status: number, title: string, body: Html, csp = PAGE_CSP) =>
+  const sendPage = async (reply: FastifyReply, status: number, title: string, body: Html, csp = PAGE_CSP) =>
     reply
       .code(status)
       .header("content-type", "text/html; charset=utf-8")
@@ -28,7 +28,7 @@ export function registerAuthorize(app: FastifyInstance, deps: OAuthDeps, clients
       .header("x-frame-options", "DENY")
       .header("cache-control", "no-store")
       .header("referrer-policy", "no-referrer")
-      .send(page(title, body).text);
+      .send((await page(reply.request, title, body)).text);
 
   const redirectError = (req: FastifyRequest, reply: FastifyReply, c: Extract<Checked, { kind: "redirect" }>) =>
     reply.redirect(redirectWith(c.redirectUri, { error: c.error, error_description: c.description, state: c.state, iss: issuerOf(deps, req) }), 302);

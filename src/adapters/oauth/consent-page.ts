@@ -1,6 +1,6 @@
 import { redirectTarget } from "../../domain/oauth/redirect-uri.ts";
 import type { Scope } from "../../domain/oauth/scopes.ts";
-import { type Html, html } from "../web/html.ts";
+import { type Html, html } from "../shared/html.ts";
 import { AUTHORIZE_PARAMS, type AuthorizationRequest } from "./authorization-request.ts";
 
 const SCOPE_TEXT: Record<Scope, string> = {

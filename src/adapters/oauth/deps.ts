@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Clock } from "../../ports/clock.ts";
 import type { OAuthStore } from "../../ports/oauth.ts";
-import { type Html, html } from "../web/html.ts";
+import { type Html, html } from "../shared/html.ts";
 import type { CimdFetcher } from "./cimd-fetcher.ts";
 
 /** Who is signed in to the web face, as the sign-in work reports it. */
@@ -19,8 +19,8 @@ export interface OAuthDeps {
   baseUrl?: string;
   currentUser(req: FastifyRequest): Promise<SignedInUser | null>;
   csrf: { token(req: FastifyRequest): string; verify(req: FastifyRequest, token: string): boolean };
-  /** Wraps a page body in the site layout. */
-  page?(title: string, body: Html): Html;
+  /** Wraps a page body in the site layout (which shows who is signed in). */
+  page?(req: FastifyRequest, title: string, body: Html): Promise<Html> | Html;
   /** Where an unauthenticated user signs in and comes back from. */
   loginUrl?(next: string): string;
   /** Fetches client metadata documents; production: the SSRF-safe fetcher. Tests resolve fixtures. */
@@ -38,11 +38,11 @@ export function mcpResourceOf(deps: Pick<OAuthDeps, "baseUrl">, req: FastifyRequ
   return `${issuerOf(deps, req)}${MCP_RESOURCE_PATH}`;
 }
 
-export function defaultPage(title: string, body: Html): Html {
+export function defaultPage(_req: FastifyRequest, title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>
-<body><main>${body}</main></body>
+<body><main><h1>${title}</h1>${body}</main></body>
 </html>`;
 }
 

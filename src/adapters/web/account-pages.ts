@@ -3,7 +3,7 @@ import { nameField } from "../../operations/account.common.ts";
 import { usageGet } from "../../operations/usage.get.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
-import { type Html, html } from "./html.ts";
+import { type Html, html } from "../shared/html.ts";
 import { flash, shownOnce, when } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";

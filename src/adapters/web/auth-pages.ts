@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { normaliseEmail } from "../../domain/people/email.ts";
 import { checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../domain/people/password.ts";
 import { field, requireUser, sendPage, type WebContext } from "./context.ts";
-import { html } from "./html.ts";
+import { html } from "../shared/html.ts";
 import { flash } from "./layout.ts";
 import { decoyHash, hashPassword, verifyPassword } from "./password-hasher.ts";
 import { csrfToken, currentUser, endAllSessions, endSession, safeNext, startSession } from "./session.ts";

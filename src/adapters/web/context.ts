@@ -3,7 +3,7 @@ import type { LoginThrottle } from "../../domain/people/login-throttle.ts";
 import type { Pipeline } from "../../operations/execute.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { SessionStore, UserStore } from "../../ports/people.ts";
-import type { Html } from "./html.ts";
+import type { Html } from "../shared/html.ts";
 import { layout, type PageOptions } from "./layout.ts";
 import { csrfToken, currentUser, type SessionUser } from "./session.ts";
 
@@ -30,13 +30,14 @@ export interface WebContext {
 }
 
 /** Sends a page in the shared layout; secrets are on some POST answers, so none is cached. */
-export async function sendPage(req: FastifyRequest, reply: FastifyReply, o: Omit<PageOptions, "user">, body: Html, status = 200): Promise<FastifyReply> {
+/** A page body in the site's layout, with the signed-in user's header when there is one. */
+export async function renderPage(req: FastifyRequest, o: Omit<PageOptions, "user">, body: Html): Promise<string> {
   const user = await currentUser(req);
-  return reply
-    .code(status)
-    .header("cache-control", "no-store")
-    .type("text/html; charset=utf-8")
-    .send(layout({ ...o, user: user ? { email: user.email, csrf: csrfToken(req) } : null }, body));
+  return layout({ ...o, user: user ? { email: user.email, csrf: csrfToken(req) } : null }, body);
+}
+
+export async function sendPage(req: FastifyRequest, reply: FastifyReply, o: Omit<PageOptions, "user">, body: Html, status = 200): Promise<FastifyReply> {
+  return reply.code(status).header("cache-control", "no-store").type("text/html; charset=utf-8").send(await renderPage(req, o, body));
 }
 
 /** The signed-in user, or a redirect to the sign-in page that comes back here afterwards. */

@@ -12,7 +12,7 @@ import type { SessionStore, UserStore } from "../../ports/people.ts";
 import { registerAccountPages } from "./account-pages.ts";
 import { registerAuthPages } from "./auth-pages.ts";
 import { type ConnectedApp, field, sendPage, type WebContext } from "./context.ts";
-import { html } from "./html.ts";
+import { html } from "../shared/html.ts";
 import { registerStationPages } from "./station-pages.ts";
 import { configureSessions, verifyCsrf } from "./session.ts";
 import { registerWebhookPages } from "./webhook-pages.ts";

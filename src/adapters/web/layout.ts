@@ -1,4 +1,4 @@
-import { type Html, html } from "./html.ts";
+import { type Html, html } from "../shared/html.ts";
 
 /**
  * The one page frame: skip link, header with the site's navigation, one <main> per page,

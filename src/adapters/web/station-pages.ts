@@ -4,7 +4,7 @@ import { meStations } from "../../operations/me.stations.ts";
 import type { StationHealth } from "../../operations/projections/station-health.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
-import { type Html, html } from "./html.ts";
+import { type Html, html } from "../shared/html.ts";
 import { flash, shownOnce } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";

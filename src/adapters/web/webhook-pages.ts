@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { parseId } from "../../domain/ids.ts";
 import { deliveriesRetry } from "../../operations/account.deliveries.retry.ts";
 import { webhooksCreate } from "../../operations/account.webhooks.create.ts";
 import { webhooksDeliveries } from "../../operations/account.webhooks.deliveries.ts";
@@ -12,7 +13,7 @@ import type { EndpointSchema } from "../../operations/projections/webhook-endpoi
 import type { Operation } from "../../operations/operation.ts";
 import type { z } from "zod";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
-import { html } from "./html.ts";
+import { html } from "../shared/html.ts";
 import { flash, shownOnce } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
@@ -167,7 +168,8 @@ ${d.next ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURICompone
     const { id } = req.params as { id: string };
     const endpoint = field(req.body, "endpoint");
     const r = await runAsAccount(ctx.pipeline, op(deliveriesRetry), who(req, user), { params: { id } });
-    if (!/^wh_\d+$/.test(endpoint)) return reply.redirect("/account/webhooks", 303);
+    // The endpoint only says which page to come back to; anything but an endpoint id goes to the list.
+    if (parseId("wh", endpoint) === null) return reply.redirect("/account/webhooks", 303);
     if (!r.ok) return detailPage(req, reply, user, endpoint, { error: r.message }, r.status);
     return reply.redirect(`/account/webhooks/${endpoint}?done=retried`, 303);
   });

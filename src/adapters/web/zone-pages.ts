@@ -7,7 +7,7 @@ import { zonesDelete } from "../../operations/account.zones.delete.ts";
 import { zonesList } from "../../operations/account.zones.list.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
-import { html } from "./html.ts";
+import { html } from "../shared/html.ts";
 import { flash, when } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
