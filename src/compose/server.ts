@@ -36,6 +36,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
   const { connectedApps } = core.oauth;
   registerWeb(app, {
     pipeline,
+    operations: OPERATIONS,
     ...core.people,
     clock: core.services.clock,
     baseUrl: config.baseUrl,

@@ -60,6 +60,7 @@ describe("browser: every page is accessible, with and without script", () => {
       };
 
       await visit("home", "/");
+      await visit("api-docs", "/docs/api");
       await visit("login", "/login");
       const signup = await page.goto(`${f.base}/signup`);
       assert.ok(signup && signup.status() < 500);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { OPERATIONS } from "../../src/operations/registry.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { Browser, makeUser } from "./helpers.ts";
 
@@ -35,6 +36,15 @@ describe("account pages", () => {
       assert.doesNotMatch(csp, /upgrade-insecure-requests/, "plain http must not upgrade asset requests");
     });
   }
+
+  test("/docs/api lists every operation of the registry with its price, to anyone, and the home page links to it", async () => {
+    const res = await new Browser(t).get("/docs/api");
+    assert.equal(res.statusCode, 200);
+    for (const op of OPERATIONS) assert.ok(res.body.includes(`<code>${op.method} ${op.path}</code>`), `${op.id} listed`);
+    assert.match(res.body, /<code>GET \/api\/v1\/usage<\/code><\/td><td>[^<]*<\/td><td>free<\/td>/);
+    assert.match(res.body, /<code>GET \/api\/v1\/screen<\/code><\/td><td>[^<]*<\/td><td>1 credit per element of `ids`<\/td>/);
+    assert.match((await new Browser(t).get("/")).body, /<a href="\/docs\/api">/);
+  });
 
   test("the account page shows the usage figures of the account's plan", async () => {
     const res = await b.get("/account");

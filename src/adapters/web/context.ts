@@ -29,13 +29,13 @@ export interface WebContext {
   revokeGrant: (accountId: string, grantId: string) => Promise<boolean>;
 }
 
-/** Sends a page in the shared layout; secrets are on some POST answers, so none is cached. */
 /** A page body in the site's layout, with the signed-in user's header when there is one. */
 export async function renderPage(req: FastifyRequest, o: Omit<PageOptions, "user">, body: Html): Promise<string> {
   const user = await currentUser(req);
   return layout({ ...o, user: user ? { email: user.email, csrf: csrfToken(req) } : null }, body);
 }
 
+/** Sends a page in the shared layout; secrets are on some POST answers, so none is cached. */
 export async function sendPage(req: FastifyRequest, reply: FastifyReply, o: Omit<PageOptions, "user">, body: Html, status = 200): Promise<FastifyReply> {
   return reply.code(status).header("cache-control", "no-store").type("text/html; charset=utf-8").send(await renderPage(req, o, body));
 }

@@ -7,9 +7,11 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LoginThrottle } from "../../domain/people/login-throttle.ts";
 import type { Pipeline } from "../../operations/execute.ts";
+import type { Operation } from "../../operations/operation.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { SessionStore, UserStore } from "../../ports/people.ts";
 import { registerAccountPages } from "./account-pages.ts";
+import { registerApiDocsPage } from "./api-docs-page.ts";
 import { registerAuthPages } from "./auth-pages.ts";
 import { type ConnectedApp, field, sendPage, type WebContext } from "./context.ts";
 import { html } from "../shared/html.ts";
@@ -20,6 +22,8 @@ import { registerZonePages } from "./zone-pages.ts";
 
 export interface WebDeps {
   pipeline: Pipeline;
+  /** The registry: the API page lists it. */
+  operations: readonly Operation[];
   users: UserStore;
   sessions: SessionStore;
   clock: Clock;
@@ -92,6 +96,7 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     });
 
     registerAuthPages(web, ctx);
+    registerApiDocsPage(web, deps.operations);
     registerAccountPages(web, ctx);
     registerWebhookPages(web, ctx);
     registerStationPages(web, ctx, (req: FastifyRequest) => deps.baseUrl ?? `${req.protocol}://${req.host}`);

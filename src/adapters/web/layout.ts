@@ -15,6 +15,9 @@ export interface PageOptions {
   styles?: string[];
 }
 
+/** The site's name: the end of every page title, and the home page's whole title. */
+const SITE_NAME = "Maritime Data Service";
+
 const NAV: [string, string][] = [
   ["/account", "Account"],
   ["/account/keys", "API keys"],
@@ -33,7 +36,7 @@ export function layout(o: PageOptions, body: Html): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${o.title} - Maritime Data Service</title>
+<title>${o.title === SITE_NAME ? SITE_NAME : `${o.title} - ${SITE_NAME}`}</title>
 <link rel="stylesheet" href="/assets/site.css">
 ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">`)}
 <script src="/assets/site.js" defer></script>
