@@ -83,6 +83,10 @@ const RESOLVED = Promise.resolve();
  * Lines from authenticated stations -> decoder (one per station) -> fixes and identities
  * -> bounded batches written by one writer at a time.
  *
+ * Longer than the house's 400 lines: the batch, its waiters and the per-station counters are
+ * one state machine (a line is acknowledged only once the batch holding it is written); what
+ * a report says of a vessel is already apart (identity-update.ts).
+ *
  * Why batches: a row per statement would cap SQLite at a few thousand rows/s and keep
  * PostgreSQL's pool busy; one transaction per batch writes tens of thousands per second
  * and keeps each SQLite statement short (positions-store.ts). Senders learn that their

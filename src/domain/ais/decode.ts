@@ -4,6 +4,10 @@
 // (https://gpsd.gitlab.io/gpsd/AIVDM.html), counted from bit 0 = MSB of the first
 // payload character. Every decoder checks the message length first, so field reads
 // stay inside the symbol buffer (plus its zero padding).
+//
+// Longer than the house's 400 lines on purpose: this is the decoder's hot path, one
+// function per message type reading one shared symbol buffer; split across modules the
+// per-type functions would need that buffer exported and lose inlining (bench/ais-decode.md).
 
 import type {
   AidToNavigationReport,
