@@ -43,3 +43,29 @@ export interface DatasetLog {
   get(id: string): Promise<{ rows: number; origin: string; importedAt: number } | null>;
   record(id: string, rows: number, origin: string, at: number): Promise<void>;
 }
+
+/** One wreck record (NOAA AWOIS), keyed by the source's record number. */
+export interface WreckRow {
+  id: number;
+  /** `{name}-{id}`, e.g. `algeria-14296`; `wreck-{id}` when unnamed. The legacy URL form. */
+  slug: string;
+  name: string | null;
+  featureType: string | null;
+  lat: number;
+  lon: number;
+  positionQuality: string | null;
+  /** As published: value below chart datum (negative when it dries), unit, and whether it is a wire-drag clearance. */
+  depth: { value: number; unit: string | null; wireDragClearance: boolean } | null;
+  depthM: number | null;
+  yearSunk: number | null;
+  history: string | null;
+  /** The source id of the record, e.g. `noaa_awois`. */
+  source: string;
+}
+
+export interface WreckStore {
+  get(id: number): Promise<WreckRow | null>;
+  count(): Promise<number>;
+  /** All or nothing: the old rows stay if any insert fails. */
+  replaceAll(rows: WreckRow[], onBatch?: (rows: number) => void): Promise<void>;
+}
