@@ -17,13 +17,29 @@ export interface PortRow {
   lon: number | null;
   coordSource: string | null;
   wpi: Record<string, unknown> | null;
-  details: { alternateNames: string[]; remarks: string | null; notes: string[] };
+  details: {
+    alternateNames: string[];
+    remarks: string | null;
+    notes: string[];
+    /** Same-country locations of exactly this name without the port function (e.g. CNSHA for CNSGH). */
+    sameNameLocations?: { unlocode: string; name: string; functionNames: string[] }[];
+  };
+}
+
+/** A UN/LOCODE location that is not a port, and the ports of the same name in its country. */
+export interface NonPortPlace {
+  unlocode: string;
+  name: string;
+  functionNames: string[];
+  ports: { unlocode: string; name: string }[];
 }
 
 export interface PortStore {
   /** Ports in UN/LOCODE order after `after` (exclusive), optionally of one country. */
   list(query: { country?: string; after?: string; limit: number }): Promise<PortRow[]>;
   get(unlocode: string): Promise<PortRow | null>;
+  /** For a code that is a location without the port function: its name and the ports of the same name; null otherwise. */
+  nonPortPlace(unlocode: string): Promise<NonPortPlace | null>;
   count(): Promise<number>;
   replaceAll(rows: PortRow[], onBatch?: (rows: number) => void): Promise<void>;
 }

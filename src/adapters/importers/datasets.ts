@@ -69,7 +69,7 @@ function toPortRow(p: PortRecord): PortRow {
     lon: p.lon,
     coordSource: p.coordSource,
     wpi: p.wpi as Record<string, unknown> | null,
-    details: { alternateNames: p.alternateNames, remarks: p.remarks, notes: p.notes },
+    details: { alternateNames: p.alternateNames, remarks: p.remarks, notes: p.notes, sameNameLocations: p.sameNameLocations },
   };
 }
 
@@ -82,18 +82,19 @@ function toWreckRow(w: WreckRecord): WreckRow {
 
 export const DATASETS: Record<string, Dataset> = {
   ports: {
-    description: "UN/LOCODE locations with the port function, with World Port Index coordinates and harbour facts",
+    description: "UN/LOCODE locations with the port function, with World Port Index coordinates and harbour facts, and Natural Earth coordinates where neither has any",
     async run(target, file, progress) {
       progress.stage("parse", 1);
       let records: PortRecord[];
       if (file) {
         // An official UNECE code list replaces the base; the bundled WPI still fills coordinates and harbour facts.
-        const [unlocode2018, wpi, subdivisions] = await Promise.all([
+        const [unlocode2018, wpi, subdivisions, naturalEarth] = await Promise.all([
           readSource(file),
           readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.wpi)),
           readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.subdivisions)),
+          readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.naturalEarth)),
         ]);
-        records = parsePorts({ unlocode2018, wpi, subdivisions });
+        records = parsePorts({ unlocode2018, wpi, subdivisions, naturalEarth });
       } else {
         records = await loadBundledPorts(DATASETS_DIR);
       }
@@ -102,7 +103,7 @@ export const DATASETS: Record<string, Dataset> = {
       progress.stage("store", records.length);
       await target.services.ports.replaceAll(records.map(toPortRow), (n) => progress.tick(n));
       progress.done();
-      return { rows: records.length, origin: file ?? "bundled UN/LOCODE 2018-1 + 2024 + WPI" };
+      return { rows: records.length, origin: file ?? "bundled UN/LOCODE 2018-1 + 2024 + WPI + Natural Earth" };
     },
   },
   flags: {
