@@ -13,6 +13,7 @@ import { WriteBehindLedger } from "../adapters/storage/write-behind-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "../adapters/storage/database.ts";
 import { SqlPositionStore } from "../adapters/storage/positions-store.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "../adapters/storage/reference-store.ts";
+import { SqlWreckStore } from "../adapters/storage/wreck-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
 import { type ArchiveLocation, SqlArchiveStore } from "../adapters/storage/archive-store.ts";
@@ -114,6 +115,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
+    wrecks: new SqlWreckStore(store.db),
     sanctions: new SqlSanctionsStore(store.db),
     vessels: new SqlVesselStore(store.db, store.dialect),
     search: new SqlSearchStore(store.db, store.dialect),

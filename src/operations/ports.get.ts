@@ -44,7 +44,18 @@ export const portsGet = defineOperation({
   cost: 1,
   async run(ctx, input) {
     const p = await ctx.services.ports.get(input.unlocode);
-    if (!p) throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode}.`);
+    if (!p) {
+      const place = await ctx.services.ports.nonPortPlace(input.unlocode);
+      if (place) {
+        const functions = place.functionNames.length > 0 ? place.functionNames.join(", ") : "no function listed";
+        const ports = place.ports.map((q) => `${q.unlocode} (${q.name})`).join(", ");
+        throw new AppError(
+          "not_found",
+          `${input.unlocode} is ${place.name} in UN/LOCODE, a location without the port function (${functions}). The port of ${place.name} is ${ports}.`,
+        );
+      }
+      throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode}.`);
+    }
     return {
       top: { unlocode: p.unlocode, name: p.name, country: p.country, api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`, generatedAt: new Date(ctx.now).toISOString() },
       data: {

@@ -29,12 +29,14 @@ import { search } from "./search.ts";
 import { usageGet } from "./usage.get.ts";
 import { vesselsGet } from "./vessels.get.ts";
 import { vesselsTrack } from "./vessels.track.ts";
+import { wrecksGet } from "./wrecks.get.ts";
 
 /** The single list of operations: REST routes, OpenAPI and MCP tools are generated from it. */
 export const OPERATIONS: readonly Operation[] = [
   portsList,
   portsGet,
   flagsGet,
+  wrecksGet,
   usageGet,
   meFeed,
   meStations,

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { formatVesselId, parseImo, parseIso2, parseMmsi, parseUnlocode, parseVesselId } from "../domain/identifiers.ts";
-import type { WithheldEntry } from "../domain/rights/sourced.ts";
-import { sourced, WITHHELD_REASON_API } from "../domain/rights/sourced.ts";
+import { sourced } from "../domain/rights/sourced.ts";
 import { MIN_QUERY_LENGTH, normalizeName } from "../domain/vessels/names.ts";
-import type { VesselRecord } from "../ports/vessels.ts";
+import type { PortName, VesselRecord } from "../ports/vessels.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { visibleStations } from "./projections/visible-vessel.ts";
 
@@ -59,7 +58,12 @@ const SearchHitSchema = z.object({
 });
 
 type Hit = z.infer<typeof SearchHitSchema>;
-type PendingHit = { hit: Hit; sources: string[]; section: string };
+/**
+ * Order of hits across kinds: an exact identifier, then an exact name, then a name that
+ * starts with the query, then a later word, then inside a word.
+ */
+type Tier = 0 | 1 | 2 | 3 | 4;
+type PendingHit = { hit: Hit; sources: string[]; section: string; tier: Tier };
 
 const RANK_MATCH = ["name", "word", "substring"] as const;
 
@@ -88,7 +92,7 @@ async function identifierHits(ctx: OperationContext, q: string, kinds: readonly 
       const name = bestName(record);
       const current = mmsi ?? (await ctx.services.search.currentMmsis([record.vesselId], visible)).get(record.vesselId) ?? null;
       const vid = formatVesselId(record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? current! });
-      out.push({ hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources: name ? [name.source] : [], section: "vessels" });
+      out.push({ hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources: name ? [name.source] : [], section: "vessels", tier: 0 });
     }
   }
   if (kinds.includes("port")) {
@@ -99,6 +103,7 @@ async function identifierHits(ctx: OperationContext, q: string, kinds: readonly 
         hit: { kind: "port", id: port.unlocode, name: port.name, imo: null, mmsi: null, match: "unlocode", api: `${ctx.baseUrl}/api/v1/ports/${port.unlocode}`, page: `${ctx.baseUrl}/port/${port.unlocode}` },
         sources: ["unlocode"],
         section: "ports",
+        tier: 0,
       });
     }
   }
@@ -122,12 +127,34 @@ async function flagHits(ctx: OperationContext, q: string, normalized: string): P
   matches.sort((a, b) => a.rank - b.rank || a.row.name.localeCompare(b.row.name));
   for (const m of matches) {
     out.push({
+      tier: m.rank === 0 ? 0 : m.rank === 1 ? (normalizeName(m.row.name) === normalized ? 1 : 2) : 3,
       hit: { kind: "flag", id: m.row.iso2, name: m.row.name, imo: null, mmsi: null, match: m.match, api: `${ctx.baseUrl}/api/v1/flags/${m.row.iso2}`, page: `${ctx.baseUrl}/flag/${m.row.iso2}` },
       sources: ["iso3166"],
       section: "flags",
     });
   }
   return out;
+}
+
+/** Ports by name: any of the names UN/LOCODE lists it under, whole, at its start or at a later word. */
+async function portNameHits(ctx: OperationContext, normalized: string): Promise<PendingHit[]> {
+  const found: { port: PortName; tier: Tier }[] = [];
+  for (const port of await ctx.services.search.portNames()) {
+    let tier: Tier | null = null;
+    for (const n of port.norms) {
+      const t: Tier | null = n === normalized ? 1 : n.startsWith(normalized) ? 2 : n.includes(` ${normalized}`) ? 3 : null;
+      if (t !== null && (tier === null || t < tier)) tier = t;
+    }
+    if (tier !== null) found.push({ port, tier });
+  }
+  // Among equal matches a harbour the World Port Index describes comes before a bare code.
+  found.sort((a, b) => a.tier - b.tier || Number(b.port.harbour) - Number(a.port.harbour) || (a.port.unlocode < b.port.unlocode ? -1 : 1));
+  return found.slice(0, SEARCH_LIMIT).map(({ port, tier }) => ({
+    hit: { kind: "port", id: port.unlocode, name: port.name, imo: null, mmsi: null, match: tier === 3 ? "word" : "name", api: `${ctx.baseUrl}/api/v1/ports/${port.unlocode}`, page: `${ctx.baseUrl}/port/${port.unlocode}` },
+    sources: ["unlocode"],
+    section: "ports",
+    tier,
+  }));
 }
 
 export const search = defineOperation({
@@ -138,7 +165,8 @@ export const search = defineOperation({
   summary: "Search vessels, ports and flags",
   description:
     "Finds vessels by name (any case and accents; names starting with the query first, then a later word, then inside a word; former names too), " +
-    "by IMO or MMSI, ports by UN/LOCODE and flag registries by ISO code or country name. `q` 2 to 100 characters; `kind` a comma list of " +
+    "by IMO or MMSI, ports by UN/LOCODE or by name (any name UN/LOCODE lists them under), and flag registries by ISO code or country name. " +
+    "Hits are ranked across kinds: an exact identifier first, then an exact name, then a name starting with the query, then a later word, then inside a word. `q` 2 to 100 characters; `kind` a comma list of " +
     `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits; vessel type and flag are never part of hits. 1 credit.`,
   auth: "key",
   input: z.strictObject({
@@ -152,18 +180,7 @@ export const search = defineOperation({
   async run(ctx, input) {
     const visible = await visibleStations(ctx);
     const normalized = normalizeName(input.q);
-    const pending: PendingHit[] = await identifierHits(ctx, input.q, input.kind, visible);
-    const seen = new Set(pending.map((p) => `${p.hit.kind}:${p.hit.id}`));
-    const add = (p: PendingHit) => {
-      const key = `${p.hit.kind}:${p.hit.id}`;
-      if (seen.has(key) || pending.length >= SEARCH_LIMIT) return;
-      seen.add(key);
-      pending.push(p);
-    };
-
-    const flags = input.kind.includes("flag") ? await flagHits(ctx, input.q, normalized) : [];
-    // An exact ISO code is an identifier: it goes with the identifier hits.
-    for (const f of flags) if (f.hit.match === "iso2") add(f);
+    const found: PendingHit[] = await identifierHits(ctx, input.q, input.kind, visible);
 
     if (input.kind.includes("vessel")) {
       const names = await ctx.services.search.vesselNames(normalized, visible, SEARCH_LIMIT);
@@ -172,27 +189,30 @@ export const search = defineOperation({
       for (const n of names) {
         const mmsi = n.mmsiKey ?? mmsis.get(n.vesselId) ?? null;
         const vid = formatVesselId(n.imo !== null ? { kind: "imo", imo: n.imo } : { kind: "mmsi", mmsi: n.mmsiKey! });
-        add({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources: [n.source], section: "vessels" });
+        const tier: Tier = n.rank === 0 ? (normalizeName(n.name) === normalized ? 1 : 2) : n.rank === 1 ? 3 : 4;
+        found.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources: [n.source], section: "vessels", tier });
       }
     }
-    for (const f of flags) add(f);
+    if (input.kind.includes("port")) found.push(...(await portNameHits(ctx, normalized)));
+    if (input.kind.includes("flag")) found.push(...(await flagHits(ctx, input.q, normalized)));
 
-    // Identifier hits first, then vessels by rank, then flags: the order pending was filled in.
-    const vesselHits = pending.filter((p) => p.hit.kind === "vessel");
-    const withheld: WithheldEntry[] = [];
-    if (vesselHits.length > 0) {
-      // Type and flag are never part of a hit (spec 2.6); the entry says so, with the sources they would come from.
-      withheld.push({
-        section: "vessel.vesselType,vessel.flag",
-        sources: [...new Set(vesselHits.flatMap((p) => p.sources))].sort(),
-        rows: vesselHits.length,
-        reason: WITHHELD_REASON_API,
-      });
+    // A stable sort by tier keeps each kind's own order within a tier (vessels, ports, flags).
+    found.sort((a, b) => a.tier - b.tier);
+    const pending: PendingHit[] = [];
+    const seen = new Set<string>();
+    for (const p of found) {
+      const key = `${p.hit.kind}:${p.hit.id}`;
+      if (seen.has(key) || pending.length >= SEARCH_LIMIT) continue;
+      seen.add(key);
+      pending.push(p);
     }
+
+    // Vessel type and flag are never part of a hit (spec 2.6): that is the shape of a hit,
+    // not a source withholding something, so no `withheld` entry blames a source for it.
+    // Entries come only from the rights filter, for hits whose own source is not cleared.
     return {
       top: { query: input.q },
       data: pending.map((p) => sourced(p.section, p.sources, p.hit, { countRows: true, leaf: true })),
-      withheld,
     };
   },
 });

@@ -3,7 +3,7 @@ import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts
 import type { Clock } from "../ports/clock.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
-import type { FlagStore, PortStore } from "../ports/reference.ts";
+import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
 import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
 import type { SanctionsStore } from "../ports/sanctions.ts";
 import type { ArchiveStore, TrackStore } from "../ports/tracks.ts";
@@ -22,6 +22,8 @@ export interface Services {
   limiter: RateLimiter;
   ports: PortStore;
   flags: FlagStore;
+  /** Wreck records (NOAA AWOIS), by record number. */
+  wrecks: WreckStore;
   sanctions: SanctionsStore;
   /** The vessel registry: identifiers, names, emissions and fleet rows per ship. */
   vessels: VesselStore;

@@ -138,4 +138,15 @@ export interface SearchStore {
   currentMmsis(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, number>>;
   /** Flag registries by ISO code and name, for matching in memory (a few hundred rows). */
   flags(): Promise<{ iso2: string; name: string }[]>;
+  /** Every port's UN/LOCODE with its names normalised (name, ASCII name, bilingual names), for matching in memory. */
+  portNames(): Promise<PortName[]>;
+}
+
+export interface PortName {
+  unlocode: string;
+  name: string;
+  /** normalizeName() of each name the port is listed under, the main name first. */
+  norms: string[];
+  /** Whether the World Port Index describes the harbour: among equal matches the real harbour comes first. */
+  harbour: boolean;
 }

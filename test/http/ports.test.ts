@@ -82,6 +82,56 @@ for (const engine of ENGINES) {
       assert.ok(Math.abs(r.body.data.coordinates.lat - 51.9) < 0.2);
     });
 
+    it("the 30 busiest container ports all resolve with coordinates", async () => {
+      // Codes as the bundled UN/LOCODE has them. Where the everyday code is an airport's
+      // (CNNGB, CNSZX, CNTSN, CNXMN, CNDLC) or not a port (IDTPP), the port code of the
+      // same place is listed instead, and the test below checks that the 404 names it.
+      const busiest = [
+        "CNSGH", "SGSIN", "CNNBO", "CNSNZ", "CNQIN", "CNGZG", "KRPUS", "CNTXG", "HKHKG", "NLRTM",
+        "AEJEA", "MYPKG", "CNXAM", "BEANR", "MYTPP", "USLAX", "CNDAL", "USLGB", "DEHAM", "TWKHH",
+        "THLCH", "VNSGN", "INNSA", "USNYC", "IDJKT", "LKCMB", "JPTYO", "MAPTM", "GRPIR", "PHMNL",
+      ];
+      assert.equal(new Set(busiest).size, 30);
+      for (const code of busiest) {
+        const r = await get(t, `/api/v1/ports/${code}`, key);
+        assert.equal(r.status, 200, code);
+        const c = r.body.data.coordinates;
+        assert.ok(c && typeof c.lat === "number" && typeof c.lon === "number", `${code} has coordinates`);
+        assert.notEqual(c.source, "geoapify", code);
+      }
+    });
+
+    it("Singapore has coordinates and the harbour facts WPI files under SG KEP", async () => {
+      const r = await get(t, "/api/v1/ports/SGSIN", key);
+      assert.equal(r.status, 200);
+      assert.equal(r.body.data.coordinates.source, "wpi");
+      assert.ok(Math.abs(r.body.data.coordinates.lat - 1.28) < 0.1 && Math.abs(r.body.data.coordinates.lon - 103.85) < 0.1);
+      assert.equal(r.body.data.harbour.number, 50000);
+      assert.equal(r.body.data.harbour.harborSize, "Large");
+    });
+
+    it("an airport's code answers 404 naming the place and its port's code", async () => {
+      const shanghai = await get(t, "/api/v1/ports/CNSHA", key);
+      assert.equal(shanghai.status, 404);
+      assert.equal(shanghai.body.error.code, "not_found");
+      assert.match(shanghai.body.error.message, /Shanghai/);
+      assert.match(shanghai.body.error.message, /CNSGH/);
+      for (const [airport, port] of [["CNNGB", "CNNBO"], ["CNDLC", "CNDAL"], ["CNSZX", "CNSNZ"], ["CNTSN", "CNTNJ"], ["CNXMN", "CNXAM"]] as const) {
+        const r = await get(t, `/api/v1/ports/${airport}`, key);
+        assert.equal(r.status, 404, airport);
+        assert.match(r.body.error.message, new RegExp(port), airport);
+      }
+    });
+
+    it("a port placed only by Natural Earth carries that source", async () => {
+      const placed = (await t.service.services.ports.list({ limit: 100_000 })).filter((p) => p.coordSource === "natural_earth");
+      assert.ok(placed.length > 10);
+      const r = await get(t, `/api/v1/ports/${placed[0]!.unlocode}`, key);
+      assert.equal(r.body.data.coordinates.source, "natural_earth");
+      assert.ok(r.body.sources.includes("natural_earth"));
+      assert.ok(r.body.attribution.some((a: string) => /Natural Earth/.test(a)));
+    });
+
     it("a port page works without a key (optional auth) and is not charged", async () => {
       const r = await get(t, "/api/v1/ports/NLRTM");
       assert.equal(r.status, 200);

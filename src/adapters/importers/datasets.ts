@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import { BUNDLED_DATASETS_DIR as DATASETS_DIR } from "./bundled-datasets-dir.ts";
-import type { FlagRow, PortRow } from "../../ports/reference.ts";
+import type { FlagRow, PortRow, WreckRow } from "../../ports/reference.ts";
 import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
 import { loadBundledFlags } from "./flags.ts";
 import { BUNDLED_MARAD_FLEET_FILE, loadBundledMaradFleet, parseMaradFleet } from "./marad-fleet.ts";
@@ -10,6 +10,7 @@ import { parsePorts } from "./ports/parse-ports.ts";
 import type { ImportTarget } from "./import-target.ts";
 import type { PortRecord } from "./ports/port-record.ts";
 import { readSource } from "./read-source.ts";
+import { loadBundledWrecks, parseWrecks, type WreckRecord } from "./wrecks.ts";
 
 export interface ImportResult {
   id: string;
@@ -68,24 +69,32 @@ function toPortRow(p: PortRecord): PortRow {
     lon: p.lon,
     coordSource: p.coordSource,
     wpi: p.wpi as Record<string, unknown> | null,
-    details: { alternateNames: p.alternateNames, remarks: p.remarks, notes: p.notes },
+    details: { alternateNames: p.alternateNames, remarks: p.remarks, notes: p.notes, sameNameLocations: p.sameNameLocations },
   };
+}
+
+/** The source id every AWOIS record carries; an operator's own copy of AWOIS is the same source. */
+const AWOIS_SOURCE = "noaa_awois";
+
+function toWreckRow(w: WreckRecord): WreckRow {
+  return { ...w, source: AWOIS_SOURCE };
 }
 
 export const DATASETS: Record<string, Dataset> = {
   ports: {
-    description: "UN/LOCODE locations with the port function, with World Port Index coordinates and harbour facts",
+    description: "UN/LOCODE locations with the port function, with World Port Index coordinates and harbour facts, and Natural Earth coordinates where neither has any",
     async run(target, file, progress) {
       progress.stage("parse", 1);
       let records: PortRecord[];
       if (file) {
         // An official UNECE code list replaces the base; the bundled WPI still fills coordinates and harbour facts.
-        const [unlocode2018, wpi, subdivisions] = await Promise.all([
+        const [unlocode2018, wpi, subdivisions, naturalEarth] = await Promise.all([
           readSource(file),
           readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.wpi)),
           readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.subdivisions)),
+          readSource(join(DATASETS_DIR, BUNDLED_PORT_FILES.naturalEarth)),
         ]);
-        records = parsePorts({ unlocode2018, wpi, subdivisions });
+        records = parsePorts({ unlocode2018, wpi, subdivisions, naturalEarth });
       } else {
         records = await loadBundledPorts(DATASETS_DIR);
       }
@@ -94,7 +103,7 @@ export const DATASETS: Record<string, Dataset> = {
       progress.stage("store", records.length);
       await target.services.ports.replaceAll(records.map(toPortRow), (n) => progress.tick(n));
       progress.done();
-      return { rows: records.length, origin: file ?? "bundled UN/LOCODE 2018-1 + 2024 + WPI" };
+      return { rows: records.length, origin: file ?? "bundled UN/LOCODE 2018-1 + 2024 + WPI + Natural Earth" };
     },
   },
   flags: {
@@ -121,6 +130,19 @@ export const DATASETS: Record<string, Dataset> = {
       await target.services.vessels.replaceEmissions(parsed.records, (n) => progress.tick(n));
       progress.done();
       return { rows: parsed.records.length, origin: file ?? "bundled EU MRV 2018-2022 (EMSA THETIS-MRV)" };
+    },
+  },
+  wrecks: {
+    description: "NOAA AWOIS wrecks in US waters: position, depth, year sunk and survey history per record",
+    async run(target, file, progress) {
+      progress.stage("parse", 1);
+      const records = file ? parseWrecks(await readSource(file)) : await loadBundledWrecks(DATASETS_DIR);
+      progress.tick();
+      if (records.length === 0) throw new Error("wrecks: the input holds no wreck rows; nothing was changed");
+      progress.stage("store", records.length);
+      await target.services.wrecks.replaceAll(records.map(toWreckRow), (n) => progress.tick(n));
+      progress.done();
+      return { rows: records.length, origin: file ?? "bundled NOAA AWOIS wrecks" };
     },
   },
   marad: {

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import type { DatasetLog, FlagRow, FlagStore, PortRow, PortStore } from "../../ports/reference.ts";
+import type { DatasetLog, FlagRow, FlagStore, NonPortPlace, PortRow, PortStore } from "../../ports/reference.ts";
 import { inBatches } from "./batches.ts";
 import type { Database, PortsTable } from "./schema.ts";
 
@@ -81,6 +81,28 @@ export class SqlPortStore implements PortStore {
     if (this.#cache.size >= PORT_CACHE_MAX) this.#cache.clear();
     this.#cache.set(unlocode, { row, until: now + PORT_CACHE_TTL_MS });
     return row;
+  }
+
+  /**
+   * The link is kept on the ports' rows (details JSON), so this reads the ports of the
+   * code's country whose details name the code: a few hundred rows at most, on a 404 path.
+   */
+  async nonPortPlace(unlocode: string): Promise<NonPortPlace | null> {
+    const rows = await this.#db
+      .selectFrom("ports")
+      .selectAll()
+      .where("country", "=", unlocode.slice(0, 2))
+      .where("details", "like", `%"unlocode":"${unlocode}"%`)
+      .orderBy("unlocode")
+      .execute();
+    let place: NonPortPlace | null = null;
+    for (const row of rows.map(fromPortRow)) {
+      const loc = row.details.sameNameLocations?.find((l) => l.unlocode === unlocode);
+      if (!loc) continue;
+      place ??= { unlocode, name: loc.name, functionNames: loc.functionNames, ports: [] };
+      place.ports.push({ unlocode: row.unlocode, name: row.name });
+    }
+    return place;
   }
 
   async count(): Promise<number> {

@@ -16,6 +16,7 @@ export interface Database {
   stations: StationsTable;
   ports: PortsTable;
   flags: FlagsTable;
+  wrecks: WrecksTable;
   datasets: DatasetsTable;
   positions: PositionsTable;
   latest_positions: LatestPositionsTable;
@@ -118,6 +119,17 @@ export interface PortsTable {
   wpi: string | null;
   /** Alternate names, remarks, caveats of the row, as JSON. */
   details: string;
+}
+
+/** One NOAA AWOIS record (migration 0010); `record` holds its facts as JSON. */
+export interface WrecksTable {
+  id: number;
+  slug: string;
+  name: string | null;
+  lat: number;
+  lon: number;
+  source: string;
+  record: string;
 }
 
 export interface FlagsTable {

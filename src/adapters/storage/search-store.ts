@@ -1,12 +1,13 @@
 import { type Kysely, sql } from "kysely";
-import { type MatchRank, matchesAt, TERM_LENGTH } from "../../domain/vessels/names.ts";
-import type { NameMatch, SearchStore, VisibleStations } from "../../ports/vessels.ts";
+import { type MatchRank, matchesAt, normalizeName, TERM_LENGTH } from "../../domain/vessels/names.ts";
+import type { NameMatch, PortName, SearchStore, VisibleStations } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
 import { visibleFilter } from "./visible-filter.ts";
 
-/** Flags change only on import; a minute's staleness is fine for search. */
+/** Flags and ports change only on import; a minute's staleness is fine for search. */
 const FLAGS_TTL_MS = 60_000;
+const PORTS_TTL_MS = 60_000;
 
 /** The highest code point: `term < prefix + MAX` bounds a prefix range bytewise on both engines. */
 const MAX_CHAR = String.fromCodePoint(0x10ffff);
@@ -32,6 +33,7 @@ export class SqlSearchStore implements SearchStore {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
   #flags: { rows: { iso2: string; name: string }[]; until: number } | null = null;
+  #ports: { rows: PortName[]; until: number } | null = null;
 
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
@@ -93,5 +95,22 @@ export class SqlSearchStore implements SearchStore {
     const rows = await this.#db.selectFrom("flags").select(["iso2", "name"]).orderBy("iso2").execute();
     this.#flags = { rows, until: now + FLAGS_TTL_MS };
     return rows;
+  }
+
+  /**
+   * About 18,000 ports: held in memory and matched there, like flags, because a port is
+   * found by any word of any of its names and the table has no term index of its own.
+   */
+  async portNames(): Promise<PortName[]> {
+    const now = Date.now();
+    if (this.#ports && this.#ports.until > now) return this.#ports.rows;
+    const rows = await this.#db.selectFrom("ports").select(["unlocode", "name", "name_ascii", "wpi", "details"]).orderBy("unlocode").execute();
+    const out = rows.map((r): PortName => {
+      const alternates = (JSON.parse(r.details) as { alternateNames?: string[] }).alternateNames ?? [];
+      const norms = [...new Set([r.name, r.name_ascii, ...alternates].map(normalizeName).filter((n) => n !== ""))];
+      return { unlocode: r.unlocode, name: r.name, norms, harbour: r.wpi !== null };
+    });
+    this.#ports = { rows: out, until: now + PORTS_TTL_MS };
+    return out;
   }
 }

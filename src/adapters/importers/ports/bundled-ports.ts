@@ -9,14 +9,16 @@ export const BUNDLED_PORT_FILES = {
   unlocode2024: "unlocode/unlocode_geoapify_2024_port-relevant.csv.gz",
   wpi: "ports/wpi_UpdatedPub150.csv.gz",
   subdivisions: "unlocode/unece_subdivision-codes.csv",
+  naturalEarth: "ports/ne_10m_ports.geojson",
 } as const;
 
 export async function loadBundledPorts(datasetsDir: string): Promise<PortRecord[]> {
-  const [unlocode2018, unlocode2024, wpi, subdivisions] = await Promise.all([
+  const [unlocode2018, unlocode2024, wpi, subdivisions, naturalEarth] = await Promise.all([
     readSource(join(datasetsDir, BUNDLED_PORT_FILES.unlocode2018)),
     readSource(join(datasetsDir, BUNDLED_PORT_FILES.unlocode2024)),
     readSource(join(datasetsDir, BUNDLED_PORT_FILES.wpi)),
     readSource(join(datasetsDir, BUNDLED_PORT_FILES.subdivisions)),
+    readSource(join(datasetsDir, BUNDLED_PORT_FILES.naturalEarth)),
   ]);
-  return parsePorts({ unlocode2018, unlocode2024, wpi, subdivisions });
+  return parsePorts({ unlocode2018, unlocode2024, wpi, subdivisions, naturalEarth });
 }

@@ -38,11 +38,12 @@
  */
 import { groupBy, push } from "./collections.ts";
 import { functionNamesOf } from "./function-classifier.ts";
-import { otherNames } from "./place-names.ts";
+import { placeWithNaturalEarth, readNaturalEarthPorts } from "./natural-earth.ts";
+import { otherNames, stripDiacritics } from "./place-names.ts";
 import type { CoordSource, PortRecord, PortsInput } from "./port-record.ts";
-import { samePlace } from "./same-place.ts";
+import { distanceKm, samePlace } from "./same-place.ts";
 import { readSubdivisions } from "./subdivisions.ts";
-import { prefer2018, read2018 } from "./unlocode-2018.ts";
+import { type NonPortLocation, prefer2018, read2018 } from "./unlocode-2018.ts";
 import { geocodedOf, name2024, prefer2024, read2024, type Row2024, uneceCoordinatesOf } from "./unlocode-2024.ts";
 import { describeCoordinateRejection, type LatLon, parseUnlocodeCoordinates } from "./unlocode-coordinates.ts";
 import { pickWpi, readWpi, type WpiRow } from "./world-port-index.ts";
@@ -52,7 +53,8 @@ export function parsePorts(input: PortsInput): PortRecord[] {
   // Non-port 2018-1 rows matter only for codes that are ports in 2024 (their names);
   // keeping just those avoids holding ~90,000 rows that are then thrown away.
   const portCodes2024 = new Set((rows2024 ?? []).filter((r) => r.trusted && r.functions.startsWith("1")).map((r) => r.code));
-  const rows2018 = read2018(input.unlocode2018, portCodes2024);
+  const nonPorts: NonPortLocation[] = [];
+  const rows2018 = read2018(input.unlocode2018, portCodes2024, nonPorts);
   const wpiByCode = input.wpi === undefined ? new Map<string, WpiRow[]>() : readWpi(input.wpi);
   const subdivisionNames = input.subdivisions === undefined ? new Map<string, string>() : readSubdivisions(input.subdivisions);
 
@@ -124,6 +126,7 @@ export function parsePorts(input: PortsInput): PortRecord[] {
       coordSource: null,
       coordEdition: null,
       wpi: null,
+      sameNameLocations: [],
       notes,
     };
     if (primary.coordinates && !own) {
@@ -172,6 +175,7 @@ export function parsePorts(input: PortsInput): PortRecord[] {
       coordSource: null,
       coordEdition: null,
       wpi: null,
+      sameNameLocations: [],
       notes: naming.note ? [naming.note] : [],
     };
     const sameCode = [primary, ...group.filter((r) => r !== primary)];
@@ -198,6 +202,9 @@ export function parsePorts(input: PortsInput): PortRecord[] {
     }
   }
 
+  harbourNamedAfterPlace(records, wpiByCode);
+  if (input.naturalEarth) placeWithNaturalEarth(records, readNaturalEarthPorts(input.naturalEarth));
+  linkSameNameLocations(records, nonPorts);
   records.sort((a, b) => (a.unlocode < b.unlocode ? -1 : a.unlocode > b.unlocode ? 1 : 0));
   return records;
 }
@@ -207,4 +214,71 @@ function setCoordinates(record: PortRecord, at: LatLon, source: CoordSource, edi
   record.lon = at.lon;
   record.coordSource = source;
   record.coordEdition = edition;
+}
+
+/** Words that say what kind of place a name is, not which place: "Shanghai Hongqiao International Apt" is in Shanghai. */
+const GENERIC_WORDS = new Set(["international", "intl", "apt", "airport", "pt", "port", "harbour", "harbor", "terminal", "city"]);
+
+function placeWords(name: string): string[] {
+  return stripDiacritics(name)
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "" && !GENERIC_WORDS.has(w));
+}
+
+function startsWithWords(long: string[], short: string[]): boolean {
+  return short.length > 0 && short.length <= long.length && short.every((w, i) => long[i] === w);
+}
+
+/**
+ * A non-port location is linked to the ports of its country (and subdivision, when both
+ * give one) whose name, without words like "Pt" or "International Apt", starts the
+ * other's as whole words: CNSHA "Shanghai Hongqiao International Apt" -> CNSGH
+ * "Shanghai". The link is a pointer in a 404, never a merge.
+ */
+function linkSameNameLocations(records: PortRecord[], nonPorts: NonPortLocation[]): void {
+  const portCodes = new Set(records.map((r) => r.unlocode));
+  const byCountry = new Map<string, { port: PortRecord; words: string[] }[]>();
+  for (const r of records) push(byCountry, r.country, { port: r, words: placeWords(r.nameAscii || r.name) });
+  for (const loc of nonPorts) {
+    if (portCodes.has(loc.code)) continue;
+    const words = placeWords(loc.nameAscii || loc.name);
+    if (words.length === 0) continue;
+    for (const { port, words: portWords } of byCountry.get(loc.country) ?? []) {
+      if (loc.subdivision && port.subdivision && loc.subdivision !== port.subdivision) continue;
+      if (!startsWithWords(words, portWords) && !startsWithWords(portWords, words)) continue;
+      port.sameNameLocations.push({ unlocode: loc.code, name: loc.name || loc.nameAscii, functionNames: functionNamesOf(loc.functions) });
+    }
+  }
+}
+
+/**
+ * The World Port Index files some city ports under a terminal's code: Singapore is
+ * "Keppel - (East Singapore)" under SG KEP, so SGSIN would get no harbour facts. A port
+ * left without a WPI row takes the one WPI row of its country whose name holds the
+ * port's whole name as a word sequence, when exactly one does and it lies within 30 km
+ * of the port's position (geocoded positions count for this check only).
+ */
+function harbourNamedAfterPlace(records: PortRecord[], wpiByCode: Map<string, WpiRow[]>): void {
+  const byCountry = new Map<string, WpiRow[]>();
+  for (const rows of wpiByCode.values()) for (const row of rows) push(byCountry, row.code.slice(0, 2), row);
+  const contains = (hay: string[], needle: string[]) => hay.some((_, i) => startsWithWords(hay.slice(i), needle));
+  for (const record of records) {
+    if (record.wpi || record.lat === null || record.lon === null) continue;
+    const words = placeWords(record.nameAscii || record.name);
+    if (words.length === 0) continue;
+    const at = { lat: record.lat, lon: record.lon };
+    const fits = (byCountry.get(record.country) ?? []).filter(
+      (row) =>
+        row.code !== record.unlocode &&
+        contains(placeWords(row.mainName), words) &&
+        row.facts.lat !== null && row.facts.lon !== null &&
+        distanceKm(at, { lat: row.facts.lat, lon: row.facts.lon }) <= 30,
+    );
+    if (fits.length !== 1) continue;
+    const row = fits[0]!;
+    record.wpi = { ...row.facts, otherNumbers: [] };
+    record.notes.push(`harbour facts from World Port Index port ${row.facts.number} "${row.mainName}", filed under ${row.code}`);
+    if (record.coordSource === null || record.coordSource === "geoapify") setCoordinates(record, { lat: row.facts.lat!, lon: row.facts.lon! }, "wpi", null);
+  }
 }

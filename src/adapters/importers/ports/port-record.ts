@@ -1,6 +1,6 @@
 /** What the ports import produces: one record per UN/LOCODE with the port function. */
 
-export type CoordSource = "unlocode" | "wpi" | "geoapify";
+export type CoordSource = "unlocode" | "wpi" | "natural_earth" | "geoapify";
 
 /** Harbour facts of the World Port Index row matched on UN/LOCODE. Measurements in metres; null when WPI gives none. */
 export type WpiFacts = {
@@ -77,6 +77,12 @@ export type PortRecord = {
   /** For coordSource "unlocode": the edition whose coordinates were used. */
   coordEdition: "2018-1" | "2024" | null;
   wpi: WpiFacts | null;
+  /**
+   * Locations of the same country with exactly this name but without the port function
+   * (e.g. CNSHA, Shanghai's airport code, for the port CNSGH): a request for one of them
+   * is answered with this port's code.
+   */
+  sameNameLocations: { unlocode: string; name: string; functionNames: string[] }[];
   /** Human-readable caveats: rejected or corrected coordinates, repaired names, deletion marks. */
   notes: string[];
 };
@@ -90,4 +96,6 @@ export type PortsInput = {
   wpi?: Buffer;
   /** UNECE subdivision codes (SUCountry, SUCode, SUName, SUType). */
   subdivisions?: Buffer;
+  /** Natural Earth 1:10m ports GeoJSON: coordinates for ports that have none from UN/LOCODE or WPI. */
+  naturalEarth?: Buffer;
 };

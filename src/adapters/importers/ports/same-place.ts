@@ -16,7 +16,7 @@ export function samePlace(names2018: string[], reference: LatLon | null, row: Ro
   return names2018.some((n) => namesSimilar(n, name));
 }
 
-function distanceKm(a: LatLon, b: LatLon): number {
+export function distanceKm(a: LatLon, b: LatLon): number {
   const rad = Math.PI / 180;
   const dLat = (b.lat - a.lat) * rad;
   const dLon = (b.lon - a.lon) * rad;

@@ -37,8 +37,15 @@ const UNECE_COLUMNS = [
   "Remarks",
 ] as const;
 
-/** Rows with the port function, plus the rows of the codes in `alsoKeep`. */
-export function read2018(bytes: Buffer, alsoKeep: Set<string>): Row2018[] {
+/** A location without the port function: only what a "not a port, see ..." answer needs. */
+export type NonPortLocation = { code: string; country: string; name: string; nameAscii: string; subdivision: string; functions: string };
+
+/**
+ * Rows with the port function, plus the rows of the codes in `alsoKeep`. Every other
+ * location goes to `others` in brief, when given (carriers write a city's airport code,
+ * CNSHA, for its port, CNSGH).
+ */
+export function read2018(bytes: Buffer, alsoKeep: Set<string>, others?: NonPortLocation[]): Row2018[] {
   const label = "UN/LOCODE 2018-1 code list";
   const { rows: records, column: col } = readCsv(bytes, {
     label,
@@ -60,7 +67,10 @@ export function read2018(bytes: Buffer, alsoKeep: Set<string>): Row2018[] {
     const functions = cell(r, col.Function);
     if (!FUNCTION_PATTERN.test(functions)) continue;
     locations++;
-    if (!functions.startsWith("1") && !alsoKeep.has(code)) continue;
+    if (!functions.startsWith("1")) {
+      others?.push({ code, country, name: cell(r, col.Name), nameAscii: cell(r, col.NameWoDiacritics), subdivision: cell(r, col.Subdivision), functions });
+      if (!alsoKeep.has(code)) continue;
+    }
     rows.push({
       code,
       country,

@@ -6,6 +6,7 @@ import { vessels } from "./0004-vessels.ts";
 import { alertsWebhooks } from "./0006-alerts-webhooks.ts";
 import { people } from "./0007-people.ts";
 import { oauth } from "./0008-oauth.ts";
+import { wrecks } from "./0010-wrecks.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -21,5 +22,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0006_alerts_webhooks": alertsWebhooks(types),
     "0007_people": people(types),
     "0008_oauth": oauth(types),
+    "0010_wrecks": wrecks(types),
   };
 }
