@@ -51,7 +51,7 @@ export const portsGet = defineOperation({
         const ports = place.ports.map((q) => `${q.unlocode} (${q.name})`).join(", ");
         throw new AppError(
           "not_found",
-          `${input.unlocode} is ${place.name} in UN/LOCODE, a location without the port function (${functions}). The port of ${place.name} is ${ports}.`,
+          `${input.unlocode} is ${place.name} in UN/LOCODE, a location without the port function (${functions}). ${place.ports.length === 1 ? "The port of the same place is" : "The ports of the same place are"} ${ports}.`,
         );
       }
       throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode}.`);
