@@ -124,6 +124,8 @@ export class SqlDeliveryLog {
       return "ok";
     });
     if (outcome !== "ok") return outcome;
-    return { ok: true, delivery: (await this.getDelivery(accountId, deliveryId))! };
+    // Its endpoint may have been deleted since the commit: then the delivery is gone, as if it never was.
+    const delivery = await this.getDelivery(accountId, deliveryId);
+    return delivery ? { ok: true, delivery } : { ok: false, reason: "not_found" };
   }
 }

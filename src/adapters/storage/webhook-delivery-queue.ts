@@ -137,6 +137,11 @@ export class SqlDeliveryQueue {
   async completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
     if (items.length === 0) return [];
     return this.#db.transaction().execute(async (trx) => {
+      // The endpoints first, then their deliveries: the order a delete takes them in, so the two
+      // queue behind each other instead of deadlocking, and an attempt of a deleted endpoint
+      // finds its delivery gone (not applied) instead of logging against a deleted row.
+      const endpointIds = [...new Set(items.map((i) => i.claim.endpointId))].sort((a, b) => a - b);
+      await this.#dialect.lockRows(trx.selectFrom("webhook_endpoints").select("id").where("id", "in", endpointIds).orderBy("id")).execute();
       const plans = items.map(({ claim, result }) => ({ claim, result, ...nextDeliveryState(claim, result.success, now) }));
 
       const applied = new Set<number>();

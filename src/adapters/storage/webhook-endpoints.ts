@@ -80,10 +80,19 @@ export class SqlWebhookEndpoints {
     return r ? toEndpoint(r) : null;
   }
 
+  /**
+   * Locks in the order every writer of an endpoint's rows takes them (the endpoint, then its
+   * deliveries by id): a concurrent delete waits and then finds nothing (one 200, one 404),
+   * and an attempt being recorded either finishes first (its log row is deleted with the rest)
+   * or finds its delivery gone; no foreign-key violation, no deadlock.
+   */
   async deleteEndpoint(accountId: string, id: number): Promise<boolean> {
     return this.#db.transaction().execute(async (trx) => {
-      const owned = await trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+      const owned = await this.#dialect
+        .lockRows(trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", id))
+        .executeTakeFirst();
       if (!owned) return false;
+      await this.#dialect.lockRows(trx.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id).orderBy("id")).execute();
       await trx
         .deleteFrom("webhook_attempts")
         .where("delivery_id", "in", (eb) => eb.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id))

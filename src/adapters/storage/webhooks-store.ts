@@ -32,7 +32,7 @@ export class SqlWebhookStore implements WebhookStore {
 
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#endpoints = new SqlWebhookEndpoints(db, dialect);
-    this.#outbox = new SqlWebhookOutbox(db);
+    this.#outbox = new SqlWebhookOutbox(db, dialect);
     this.#queue = new SqlDeliveryQueue(db, dialect);
     this.#log = new SqlDeliveryLog(db, dialect);
   }
