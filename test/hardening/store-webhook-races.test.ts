@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { TEST_EVENT_TYPE } from "../../src/domain/alerts/payload.ts";
 import type { AttemptResult, WebhookStore } from "../../src/ports/webhooks.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 
@@ -33,7 +34,7 @@ for (const engine of ENGINES) {
       assert.ok(r.ok);
       return r.endpoint.id;
     };
-    const delivery = async (endpointId: number) => (await store.createSingleDelivery(accountId, endpointId, "test", (id) => JSON.stringify({ id: `evt_${id}` }), "test", now))!;
+    const delivery = async (endpointId: number) => (await store.createSingleDelivery(accountId, endpointId, TEST_EVENT_TYPE, (id) => JSON.stringify({ id: `evt_${id}` }), "test", now))!;
 
     it("two concurrent deletes: one true, one false, every round", async () => {
       for (let i = 0; i < ROUNDS; i++) {
