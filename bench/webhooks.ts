@@ -22,6 +22,7 @@ import { DeliveryTransport } from "../src/adapters/webhooks/http-client.ts";
 import { deliveryHeaders, DeliveryWorker } from "../src/adapters/webhooks/worker.ts";
 import { openStore, type Store, type StoreLocation } from "../src/adapters/storage/database.ts";
 import { SqlWebhookStore } from "../src/adapters/storage/webhooks-store.ts";
+import { SecretBox } from "../src/adapters/storage/secret-box.ts";
 import { SqlAccountStore } from "../src/adapters/storage/accounts-store.ts";
 import { systemClock } from "../src/ports/clock.ts";
 import type { ClaimedDelivery, NewAlert } from "../src/ports/webhooks.ts";
@@ -71,7 +72,7 @@ async function clientOnly(transport: DeliveryTransport): Promise<number> {
 async function worker(location: StoreLocation, transport: DeliveryTransport, round: number): Promise<{ rate: number; emitMs: number }> {
   const store: Store = await openStore(location);
   try {
-    const webhooks = new SqlWebhookStore(store.db, store.dialect);
+    const webhooks = new SqlWebhookStore(store.db, store.dialect, new SecretBox(randomBytes(32)));
     const account = await new SqlAccountStore(store.db, systemClock).createAccount({ name: `bench ${round}`, webPlan: "pro", apiPlan: null });
     const ep = await webhooks.createEndpoint(account.id, { url: URL_, description: null, events: null }, "whsec_benchbenchbenchbenchbenchbench01", 5, Date.now());
     if (!ep.ok) throw new Error("no endpoint");

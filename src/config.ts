@@ -54,6 +54,9 @@ const wholeNumber = (min: number, max: number, rule: string) =>
     return Number(v);
   });
 
+/** AES-256 key for secrets at rest: 32 bytes in base64, as `openssl rand -base64 32` prints them. */
+const secretsKey = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "must be 32 bytes in base64 (44 characters, e.g. from `openssl rand -base64 32`)" });
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 const EnvSchema = z.object({
@@ -73,6 +76,8 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
+  SECRETS_KEY: secretsKey.optional(),
+  SECRETS_KEY_PREVIOUS: secretsKey.optional(),
 });
 
 export interface Config {
@@ -100,6 +105,10 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** `open`: anyone may create an account (Sandbox plan) at /signup; `serve --demo` opens it unless SIGNUP says otherwise. */
   signup: "open" | "closed";
+  /** Seals stored webhook secrets (base64, 32 bytes); unset: the key file DATA_DIR/secrets.key, made on first start. */
+  secretsKey: string | undefined;
+  /** The key being rotated away from: only opens values sealed under it; each start re-seals them under secretsKey. */
+  secretsKeyPrevious: string | undefined;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -137,6 +146,8 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: commaList(e.MCP_ALLOWED_ORIGINS),
     signup: e.SIGNUP,
+    secretsKey: e.SECRETS_KEY,
+    secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS,
   };
 }
 

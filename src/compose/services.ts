@@ -22,6 +22,7 @@ import { SqlTrackStore } from "../adapters/storage/track-store.ts";
 import { SqlVesselStore } from "../adapters/storage/vessel-store.ts";
 import { SqlAlertStore } from "../adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "../adapters/storage/webhooks-store.ts";
+import { loadSecretBox } from "../adapters/storage/secret-keys.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runtime.ts";
 import type { Config } from "../config.ts";
 import type { SessionStore, UserStore } from "../ports/people.ts";
@@ -95,13 +96,20 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel }, pino.destination(2));
   const sources = loadSources(config.sourcesFile);
+  // The key that seals webhook secrets, outside the database; read (or made) before anything is opened.
+  const secretBox = loadSecretBox({ secretsKey: config.secretsKey, secretsKeyPrevious: config.secretsKeyPrevious, dataDir: config.dataDir });
   const store = await openStore(storeLocation(config));
   const accounts = new SqlAccountStore(store.db, clock);
   const limiter = new FlexibleRateLimiter({ clock, redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
   // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
   const sqlLedger = new SqlCreditLedger(store.counters, store.dialect);
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
-  const webhookStore = new SqlWebhookStore(store.db, store.dialect);
+  // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.
+  const webhookStore = new SqlWebhookStore(store.db, store.dialect, secretBox);
+  await webhookStore.sealSecrets().catch(async (e: unknown) => {
+    await store.close();
+    throw e;
+  });
   const tracks = new SqlTrackStore(store.db, store.dialect);
   const archive = new SqlArchiveStore(archiveLocation(config));
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });

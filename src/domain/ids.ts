@@ -20,6 +20,19 @@ export type IdPrefix = keyof typeof ID_PREFIXES;
 /** The largest number an id carries: 15 digits stay exact in a JSON number and in a bigint column. */
 const ID_PATTERN = /^([a-z]+)_([1-9][0-9]{0,14})$/;
 
+/**
+ * The largest number a stored row carries: the id columns are 32-bit on PostgreSQL (serial)
+ * and SQLite's stay below it too, since both count up from 1. An id beyond it is well-formed
+ * but names no object on any engine, so it is answered as one that does not exist (the same
+ * 404, built fresh) rather than as bad input: the text follows every rule a client is told.
+ */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/** Whether a parsed id can name a stored row at all; one that cannot must never reach a query (PostgreSQL refuses it as out of range). */
+export function canExist(id: number): boolean {
+  return id <= MAX_ROW_ID;
+}
+
 export function formatId(prefix: IdPrefix, id: number): string {
   return `${prefix}_${id}`;
 }

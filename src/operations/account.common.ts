@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
-import { formatId, ID_PREFIXES, idRule, type IdPrefix, parseId } from "../domain/ids.ts";
+import { canExist, formatId, ID_PREFIXES, idRule, type IdPrefix, parseId } from "../domain/ids.ts";
 import type { OperationContext } from "./operation.ts";
 
 /**
@@ -9,7 +9,11 @@ import type { OperationContext } from "./operation.ts";
  * account's object is indistinguishable from one that never existed.
  */
 
-/** A path or query id such as `wh_12`. */
+/**
+ * A path or query id such as `wh_12`. A well-formed id too large for any stored row is the
+ * not-found answer at once (thrown through the parse, which lets it pass to execute()): the
+ * same 404 on every engine, where a query would fail on PostgreSQL's 32-bit columns.
+ */
 export function idParam(prefix: IdPrefix) {
   return z.string().transform((v, ctx) => {
     const id = parseId(prefix, v);
@@ -17,6 +21,7 @@ export function idParam(prefix: IdPrefix) {
       ctx.addIssue({ code: "custom", message: idRule(prefix) });
       return z.NEVER;
     }
+    if (!canExist(id)) throw notFound(prefix, id);
     return id;
   });
 }

@@ -9,13 +9,14 @@ import { DeliveryTransport } from "../../src/adapters/webhooks/http-client.ts";
 import { DeliveryWorker } from "../../src/adapters/webhooks/worker.ts";
 import { openStore } from "../../src/adapters/storage/database.ts";
 import { SqlWebhookStore } from "../../src/adapters/storage/webhooks-store.ts";
+import { loadSecretBox } from "../../src/adapters/storage/secret-keys.ts";
 import { systemClock } from "../../src/ports/clock.ts";
 import { mapResolver, policyAllowing } from "./helpers.ts";
 
 const address = process.env.RECEIVER_ADDRESS!;
 const store = await openStore(process.env.DATABASE_URL ? { engine: "postgres", url: process.env.DATABASE_URL } : { engine: "sqlite", file: join(process.env.DATA_DIR!, "mds.sqlite") });
 const transport = new DeliveryTransport({ resolver: mapResolver({ "hooks.example.test": address }), policy: policyAllowing(`${address}/32`), ca: readFileSync(process.env.TEST_CA_FILE!, "utf8") });
-const worker = new DeliveryWorker(new SqlWebhookStore(store.db, store.dialect), transport, systemClock, {
+const worker = new DeliveryWorker(new SqlWebhookStore(store.db, store.dialect, loadSecretBox({ secretsKey: process.env.SECRETS_KEY, secretsKeyPrevious: undefined, dataDir: process.env.DATA_DIR! })), transport, systemClock, {
   userAgent: "Service-Webhooks/1 (crash test)",
   leaseMs: Number(process.env.LEASE_MS),
   pollMs: 50,

@@ -22,6 +22,8 @@ import { buildToolSpecs } from "./tools.ts";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
+/** The methods /mcp serves, as the CORS preflight and a 405 name them. */
+const MCP_METHODS = "GET, POST, DELETE, OPTIONS";
 
 export interface McpOptions {
   pipeline: Pipeline;
@@ -153,15 +155,23 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
 
+    // HEAD is no method of the MCP transport; Fastify would otherwise route it to the GET
+    // handler, where the SDK fails on it (a 500 and an error line per request).
+    scope.route({
+      method: "HEAD",
+      url: MCP_PATH,
+      handler: async (_req, reply) => reply.code(405).header("allow", MCP_METHODS).send(),
+    });
     scope.route({
       method: ["GET", "POST", "DELETE", "OPTIONS"],
       url: MCP_PATH,
+      exposeHeadRoute: false,
       handler: async (req, reply) => {
         cors(req, reply);
         if (req.method === "OPTIONS") {
           return reply
             .code(204)
-            .header("access-control-allow-methods", "GET, POST, DELETE, OPTIONS")
+            .header("access-control-allow-methods", MCP_METHODS)
             .header("access-control-allow-headers", "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID")
             .header("access-control-max-age", "600")
             .send();

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { canExist } from "../../domain/ids.ts";
 import type { Delivery, DeliveryAttempt, DeliveryFilter, DeliveryStatus, RetryOutcome, Trigger } from "../../ports/webhooks.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from "./schema.ts";
@@ -58,7 +59,8 @@ export class SqlDeliveryLog {
     if (filter.status !== undefined) q = q.where("d.status", "=", filter.status);
     if (filter.from !== undefined) q = q.where("d.created_at", ">=", filter.from);
     if (filter.to !== undefined) q = q.where("d.created_at", "<", filter.to);
-    if (filter.beforeId !== undefined) q = q.where("d.id", "<", filter.beforeId);
+    // A cursor is the client's text: one beyond any row id (which PostgreSQL would refuse as out of range) is before every row.
+    if (filter.beforeId !== undefined && canExist(filter.beforeId)) q = q.where("d.id", "<", filter.beforeId);
     const rows = await q.orderBy("d.id", "desc").limit(filter.limit).execute();
     return this.#withLogs(rows);
   }
@@ -122,6 +124,8 @@ export class SqlDeliveryLog {
       return "ok";
     });
     if (outcome !== "ok") return outcome;
-    return { ok: true, delivery: (await this.getDelivery(accountId, deliveryId))! };
+    // Its endpoint may have been deleted since the commit: then the delivery is gone, as if it never was.
+    const delivery = await this.getDelivery(accountId, deliveryId);
+    return delivery ? { ok: true, delivery } : { ok: false, reason: "not_found" };
   }
 }

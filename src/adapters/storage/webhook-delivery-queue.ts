@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from "kysely";
 import { healthAfter, DISABLED_REASON } from "../../domain/webhooks/endpoint-health.ts";
 import { nextDeliveryState } from "../../domain/webhooks/delivery-state.ts";
 import type { AttemptResult, ClaimedDelivery, DeliveryStatus, Trigger } from "../../ports/webhooks.ts";
+import type { SecretBox } from "./secret-box.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
 
@@ -21,10 +22,12 @@ export const ACTIVE_STATES = ["pending", "retrying"] as const;
 export class SqlDeliveryQueue {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
+  readonly #box: SecretBox;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect, box: SecretBox) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#box = box;
   }
 
   async claimDue(now: number, leaseMs: number, limit: number, onlyDeliveryId?: number): Promise<ClaimedDelivery[]> {
@@ -82,8 +85,8 @@ export class SqlDeliveryQueue {
       for (const c of claimed) {
         const ev = events.get(c.event_id)!;
         const ep = endpoints.get(c.endpoint_id)!;
-        const secrets = [ep.secret];
-        if (ep.previous_secret !== null && ep.previous_secret_expires_at !== null && ep.previous_secret_expires_at > now) secrets.push(ep.previous_secret);
+        const secrets = [this.#box.open(ep.secret)];
+        if (ep.previous_secret !== null && ep.previous_secret_expires_at !== null && ep.previous_secret_expires_at > now) secrets.push(this.#box.open(ep.previous_secret));
         out.push({
           deliveryId: c.id,
           attempt: c.attempts,
@@ -137,6 +140,11 @@ export class SqlDeliveryQueue {
   async completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
     if (items.length === 0) return [];
     return this.#db.transaction().execute(async (trx) => {
+      // The endpoints first, then their deliveries: the order a delete takes them in, so the two
+      // queue behind each other instead of deadlocking, and an attempt of a deleted endpoint
+      // finds its delivery gone (not applied) instead of logging against a deleted row.
+      const endpointIds = [...new Set(items.map((i) => i.claim.endpointId))].sort((a, b) => a - b);
+      await this.#dialect.lockRows(trx.selectFrom("webhook_endpoints").select("id").where("id", "in", endpointIds).orderBy("id")).execute();
       const plans = items.map(({ claim, result }) => ({ claim, result, ...nextDeliveryState(claim, result.success, now) }));
 
       const applied = new Set<number>();

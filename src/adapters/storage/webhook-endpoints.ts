@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { SecretBox } from "./secret-box.ts";
 import type { CreateEndpointResult, WebhookEndpoint } from "../../ports/webhooks.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import { insertWithinLimit } from "./limited-insert.ts";
@@ -6,7 +7,8 @@ import type { Database, WebhookEndpointsTable } from "./schema.ts";
 
 export type EndpointRow = Omit<WebhookEndpointsTable, "id"> & { id: number };
 
-export function toEndpoint(r: EndpointRow): WebhookEndpoint {
+/** A row as the port gives it: signing secrets opened (they are stored sealed, see secret-box.ts). */
+export function toEndpoint(r: EndpointRow, box: SecretBox): WebhookEndpoint {
   return {
     id: r.id,
     accountId: r.account_id,
@@ -14,8 +16,8 @@ export function toEndpoint(r: EndpointRow): WebhookEndpoint {
     description: r.description,
     events: r.events === null ? null : (JSON.parse(r.events) as string[]),
     status: r.status === "disabled" ? "disabled" : "active",
-    secret: r.secret,
-    previousSecret: r.previous_secret,
+    secret: box.open(r.secret),
+    previousSecret: r.previous_secret === null ? null : box.open(r.previous_secret),
     previousSecretExpiresAt: r.previous_secret_expires_at,
     failureStreak: r.failure_streak,
     streakStartedAt: r.streak_started_at,
@@ -30,10 +32,40 @@ export function toEndpoint(r: EndpointRow): WebhookEndpoint {
 export class SqlWebhookEndpoints {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
+  readonly #box: SecretBox;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect, box: SecretBox) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#box = box;
+  }
+
+  /**
+   * Seals every signing secret not yet sealed under the current key: plaintext from before
+   * sealing, and values sealed under SECRETS_KEY_PREVIOUS during a rotation. Run at every
+   * start (a migration cannot: the key is not in the database); a no-op once all are sealed.
+   */
+  async sealSecrets(): Promise<number> {
+    const prefix = `${this.#box.currentPrefix}%`;
+    return this.#db.transaction().execute(async (trx) => {
+      const stale = await this.#dialect
+        .lockRows(
+          trx
+            .selectFrom("webhook_endpoints")
+            .select(["id", "secret", "previous_secret"])
+            .where((eb) => eb.or([eb("secret", "not like", prefix), eb.and([eb("previous_secret", "is not", null), eb("previous_secret", "not like", prefix)])]))
+            .orderBy("id"),
+        )
+        .execute();
+      for (const r of stale) {
+        await trx
+          .updateTable("webhook_endpoints")
+          .set({ secret: this.#box.reseal(r.secret), previous_secret: r.previous_secret === null ? null : this.#box.reseal(r.previous_secret) })
+          .where("id", "=", r.id)
+          .execute();
+      }
+      return stale.length;
+    });
   }
 
   async createEndpoint(accountId: string, input: { url: string; description: string | null; events: string[] | null }, secret: string, limit: number, now: number): Promise<CreateEndpointResult> {
@@ -46,7 +78,7 @@ export class SqlWebhookEndpoints {
           description: input.description,
           events: input.events === null ? null : JSON.stringify(input.events),
           status: "active",
-          secret,
+          secret: this.#box.seal(secret),
           previous_secret: null,
           previous_secret_expires_at: null,
           failure_streak: 0,
@@ -59,16 +91,16 @@ export class SqlWebhookEndpoints {
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
-    return r.ok ? { ok: true, endpoint: toEndpoint(r.value) } : { ok: false, limit: r.limit };
+    return r.ok ? { ok: true, endpoint: toEndpoint(r.value, this.#box) } : { ok: false, limit: r.limit };
   }
 
   async listEndpoints(accountId: string): Promise<WebhookEndpoint[]> {
-    return (await this.#db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toEndpoint);
+    return (await this.#db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map((r) => toEndpoint(r, this.#box));
   }
 
   async getEndpoint(accountId: string, id: number): Promise<WebhookEndpoint | null> {
     const r = await this.#db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
-    return r ? toEndpoint(r) : null;
+    return r ? toEndpoint(r, this.#box) : null;
   }
 
   async updateEndpoint(accountId: string, id: number, patch: { url?: string; description?: string | null; events?: string[] | null }, now: number): Promise<WebhookEndpoint | null> {
@@ -77,13 +109,22 @@ export class SqlWebhookEndpoints {
     if (patch.description !== undefined) set.description = patch.description;
     if (patch.events !== undefined) set.events = patch.events === null ? null : JSON.stringify(patch.events);
     const r = await this.#db.updateTable("webhook_endpoints").set(set).where("account_id", "=", accountId).where("id", "=", id).returningAll().executeTakeFirst();
-    return r ? toEndpoint(r) : null;
+    return r ? toEndpoint(r, this.#box) : null;
   }
 
+  /**
+   * Locks in the order every writer of an endpoint's rows takes them (the endpoint, then its
+   * deliveries by id): a concurrent delete waits and then finds nothing (one 200, one 404),
+   * and an attempt being recorded either finishes first (its log row is deleted with the rest)
+   * or finds its delivery gone; no foreign-key violation, no deadlock.
+   */
   async deleteEndpoint(accountId: string, id: number): Promise<boolean> {
     return this.#db.transaction().execute(async (trx) => {
-      const owned = await trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+      const owned = await this.#dialect
+        .lockRows(trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", id))
+        .executeTakeFirst();
       if (!owned) return false;
+      await this.#dialect.lockRows(trx.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id).orderBy("id")).execute();
       await trx
         .deleteFrom("webhook_attempts")
         .where("delivery_id", "in", (eb) => eb.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id))
@@ -101,14 +142,14 @@ export class SqlWebhookEndpoints {
       .set((eb) => ({
         previous_secret: keep ? eb.ref("secret") : null,
         previous_secret_expires_at: keep ? previousUntil : null,
-        secret,
+        secret: this.#box.seal(secret),
         updated_at: now,
       }))
       .where("account_id", "=", accountId)
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
-    return r ? toEndpoint(r) : null;
+    return r ? toEndpoint(r, this.#box) : null;
   }
 
   async enableEndpoint(accountId: string, id: number, now: number): Promise<WebhookEndpoint | null> {
@@ -119,6 +160,6 @@ export class SqlWebhookEndpoints {
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirst();
-    return r ? toEndpoint(r) : null;
+    return r ? toEndpoint(r, this.#box) : null;
   }
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { EventType } from "../../domain/alerts/payload.ts";
 import type { NewAlert, Trigger } from "../../ports/webhooks.ts";
+import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
 import type { EndpointRow } from "./webhook-endpoints.ts";
 
@@ -15,9 +16,11 @@ function takes(events: string | null, type: string): boolean {
  */
 export class SqlWebhookOutbox {
   readonly #db: Kysely<Database>;
+  readonly #dialect: SqlDialect;
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
+    this.#dialect = dialect;
   }
 
   async emitAlerts(alerts: readonly NewAlert[], now: number, cursor?: { name: string; value: number }): Promise<{ alerts: number; deliveries: number }> {
@@ -25,7 +28,15 @@ export class SqlWebhookOutbox {
     return this.#db.transaction().execute(async (trx) => {
       let created = 0;
       let deliveries = 0;
+      // Every endpoint the batch fans out to, locked at once in id order (the order a delete takes
+      // them in, whatever the accounts' order here), so none is deleted between this read and
+      // the deliveries written for it, and two batches never wait on each other in a circle.
       const endpointsOf = new Map<string, EndpointRow[]>();
+      const accounts = [...new Set(alerts.map((a) => a.accountId))];
+      if (accounts.length > 0) {
+        const all = await this.#dialect.lockRows(trx.selectFrom("webhook_endpoints").selectAll().where("account_id", "in", accounts).orderBy("id")).execute();
+        for (const e of all) endpointsOf.set(e.account_id, [...(endpointsOf.get(e.account_id) ?? []), e]);
+      }
       for (const a of alerts) {
         const alert = await trx
           .insertInto("alerts")
@@ -42,12 +53,7 @@ export class SqlWebhookOutbox {
           .set({ body: a.body({ alertId: alert.id, eventId: event.id, created: now }) })
           .where("id", "=", event.id)
           .execute();
-        let endpoints = endpointsOf.get(a.accountId);
-        if (!endpoints) {
-          endpoints = await trx.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", a.accountId).orderBy("id").execute();
-          endpointsOf.set(a.accountId, endpoints);
-        }
-        const rows = endpoints
+        const rows = (endpointsOf.get(a.accountId) ?? [])
           .filter((e) => takes(e.events, type))
           .map((e) => {
             const active = e.status === "active";
@@ -86,7 +92,10 @@ export class SqlWebhookOutbox {
 
   async createSingleDelivery(accountId: string, endpointId: number, type: EventType, body: (eventId: number, created: number) => string, trigger: Trigger, now: number): Promise<number | null> {
     return this.#db.transaction().execute(async (trx) => {
-      const owned = await trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", endpointId).executeTakeFirst();
+      // Locked, so a delete racing this test event waits for it or is seen here as not found.
+      const owned = await this.#dialect
+        .lockRows(trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", endpointId))
+        .executeTakeFirst();
       if (!owned) return null;
       const event = await trx.insertInto("webhook_events").values({ account_id: accountId, alert_id: null, type, body: "", created_at: now }).returning("id").executeTakeFirstOrThrow();
       await trx.updateTable("webhook_events").set({ body: body(event.id, now) }).where("id", "=", event.id).execute();

@@ -12,6 +12,7 @@ import type {
   WebhookEndpoint,
   WebhookStore,
 } from "../../ports/webhooks.ts";
+import type { SecretBox } from "./secret-box.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
 import { SqlDeliveryLog } from "./webhook-delivery-log.ts";
@@ -30,11 +31,17 @@ export class SqlWebhookStore implements WebhookStore {
   readonly #queue: SqlDeliveryQueue;
   readonly #log: SqlDeliveryLog;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#endpoints = new SqlWebhookEndpoints(db, dialect);
-    this.#outbox = new SqlWebhookOutbox(db);
-    this.#queue = new SqlDeliveryQueue(db, dialect);
+  /** `box` seals the endpoints' signing secrets at rest; call sealSecrets() once at start. */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, box: SecretBox) {
+    this.#endpoints = new SqlWebhookEndpoints(db, dialect, box);
+    this.#outbox = new SqlWebhookOutbox(db, dialect);
+    this.#queue = new SqlDeliveryQueue(db, dialect, box);
     this.#log = new SqlDeliveryLog(db, dialect);
+  }
+
+  /** Seals plaintext secrets and re-seals those under a previous key; the count it changed. */
+  sealSecrets(): Promise<number> {
+    return this.#endpoints.sealSecrets();
   }
 
   createEndpoint(accountId: string, input: { url: string; description: string | null; events: string[] | null }, secret: string, limit: number, now: number): Promise<CreateEndpointResult> {

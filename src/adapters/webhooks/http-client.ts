@@ -37,8 +37,9 @@ export interface TransportOptions {
 }
 
 /** c-ares, not getaddrinfo: it has its own timeout and does not queue on libuv's four threads behind slow file I/O. */
-export function systemResolver(timeoutMs = 4_000): Resolver {
+export function systemResolver(timeoutMs = 4_000, servers?: readonly string[]): Resolver {
   const r = new dns.Resolver({ timeout: timeoutMs, tries: 1 });
+  if (servers) r.setServers([...servers]);
   return async (host) => {
     const [v4, v6] = await Promise.allSettled([r.resolve4(host), r.resolve6(host)]);
     const out: LookupAddress[] = [];
@@ -53,12 +54,21 @@ class BlockedAddressError extends Error {
   readonly code = "E_BLOCKED_ADDRESS";
 }
 
+/**
+ * Any failure of the name lookup. Tagged where it happens, not guessed from its code: c-ares
+ * reports a DNS server that refuses or cannot be reached as ECONNREFUSED, the same code as a
+ * receiver that refuses the connection, and an injected resolver may throw without a code.
+ */
+class DnsError extends Error {
+  readonly code = "E_DNS";
+}
+
 class DeadlineError extends Error {
   readonly code = "E_DEADLINE";
 }
 
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
-const DNS_CODES = new Set(["ENOTFOUND", "ENODATA", "ESERVFAIL", "EAI_AGAIN", "ETIMEOUT", "ECONNREFUSED_DNS", "EREFUSED", "EBADRESP", "ENONAME"]);
+const DNS_CODES = new Set(["ENOTFOUND", "ENODATA", "ESERVFAIL", "EAI_AGAIN", "ETIMEOUT", "EREFUSED", "EBADRESP", "ENONAME"]);
 
 function codeOf(e: unknown): string {
   const err = e as { code?: unknown; cause?: { code?: unknown } };
@@ -73,7 +83,7 @@ function classify(e: unknown, stage: "connect" | "response"): { errorClass: Erro
   if (e instanceof DeadlineError || code === "E_DEADLINE" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "ABORT_ERR") {
     return { errorClass: "timeout", error: text };
   }
-  if (DNS_CODES.has(code)) return { errorClass: "dns", error: text };
+  if (e instanceof DnsError || code === "E_DNS" || DNS_CODES.has(code)) return { errorClass: "dns", error: text };
   if (TLS_CODES.test(code)) return { errorClass: "tls", error: text };
   if (code.startsWith("HPE_") || (e as Error)?.name === "HTTPParserError" || code === "UND_ERR_INFO" || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") return { errorClass: "protocol", error: text };
   if (stage === "response" || code === "UND_ERR_SOCKET") return { errorClass: "protocol", error: text };
@@ -124,14 +134,18 @@ export class DeliveryTransport {
       (addrs) => {
         const wanted = options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
         const list = wanted === 0 ? addrs : addrs.filter((a) => a.family === wanted);
-        if (list.length === 0) return cb(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }));
+        if (list.length === 0) return cb(new DnsError(`${hostname} has no ${wanted === 0 ? "" : `IPv${wanted} `}address`));
         // Fail closed on a mixed answer: one private address makes the whole name unusable.
         const bad = addrs.find((a) => !isAllowedAddress(a.address, this.#policy));
         if (bad) return cb(new BlockedAddressError(`${hostname} resolves to ${bad.address}, which is not a public address`));
         if (options.all) cb(null, list);
         else cb(null, list[0]!.address, list[0]!.family);
       },
-      (err: unknown) => cb(err instanceof Error ? err : new Error(String(err))),
+      (err: unknown) => {
+        const code = (err as { code?: unknown })?.code;
+        const why = err instanceof Error ? err.message : String(err);
+        cb(new DnsError(`looking up ${hostname} failed${typeof code === "string" && !why.includes(code) ? ` (${code})` : ""}: ${why}`));
+      },
     );
   }
 
