@@ -28,7 +28,7 @@ export class IngestMetrics {
   readonly statics = new Counter({ name: "mds_ingest_static_reports_total", help: "Static reports (types 5, 19, 24) by station", labelNames: ["station"], registers: [this.registry] });
   readonly stationEvents = new Counter({
     name: "mds_ingest_station_events_total",
-    help: "Per-station listener events: oversized lines, UDP datagrams lost (sequence gaps), lines dropped under overload, failed signatures",
+    help: "Per-station listener events: oversized lines, UDP datagrams lost (sequence gaps) or replayed, lines dropped under overload, failed signatures",
     labelNames: ["station", "event"],
     registers: [this.registry],
   });

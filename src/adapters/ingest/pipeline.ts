@@ -48,6 +48,8 @@ export const STATION_COUNTERS = {
   unauthenticated: "unauthenticated",
   oversized: "oversized_lines",
   udpLost: "udp_lost",
+  /** Signed datagrams received again within the signature window (replayed), dropped. */
+  udpReplayed: "udp_replayed",
   overload: "overload_dropped",
 } as const;
 
