@@ -73,6 +73,10 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (a random token; leave unset for loopback-only /metrics)").optional(),
+  INGEST_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
+  INGEST_TCP_MAX_CONNECTIONS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(5_000),
+  INGEST_TCP_MAX_PER_ADDRESS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(50),
 });
 
 export interface Config {
@@ -100,6 +104,12 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** `open`: anyone may create an account (Sandbox plan) at /signup; `serve --demo` opens it unless SIGNUP says otherwise. */
   signup: "open" | "closed";
+  /** Bearer token /metrics requires; unset: /metrics answers loopback clients only. */
+  metricsToken: string | undefined;
+  /** Station TCP connections: closed after this long without a byte from the station, at most this many in all and per source address. */
+  ingestIdleTimeoutMs: number;
+  ingestTcpMaxConnections: number;
+  ingestTcpMaxPerAddress: number;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -137,6 +147,10 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: commaList(e.MCP_ALLOWED_ORIGINS),
     signup: e.SIGNUP,
+    metricsToken: e.METRICS_TOKEN,
+    ingestIdleTimeoutMs: e.INGEST_IDLE_TIMEOUT_SECONDS * 1000,
+    ingestTcpMaxConnections: e.INGEST_TCP_MAX_CONNECTIONS,
+    ingestTcpMaxPerAddress: e.INGEST_TCP_MAX_PER_ADDRESS,
   };
 }
 
