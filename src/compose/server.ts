@@ -104,7 +104,8 @@ export async function bindPorts(core: ServiceCore, server: Server): Promise<Boun
     throw new BindError("PORT", host, port, e);
   }
   try {
-    if (ingestTcpPort !== null) await core.ingest.listen({ host, tcpPort: ingestTcpPort, udpPort: null });
+    const tcpLimits = { maxConnections: core.config.ingestTcpMaxConnections, maxPerAddress: core.config.ingestTcpMaxPerAddress, idleTimeoutMs: core.config.ingestIdleTimeoutMs };
+    if (ingestTcpPort !== null) await core.ingest.listen({ host, tcpPort: ingestTcpPort, udpPort: null, tcpLimits });
   } catch (e) {
     throw new BindError("INGEST_TCP_PORT", host, ingestTcpPort!, e);
   }

@@ -40,6 +40,12 @@ export class IngestMetrics {
   });
   readonly overload = new Counter({ name: "mds_ingest_overload_dropped_total", help: "Datagrams dropped because the write buffer was full", labelNames: ["transport"], registers: [this.registry] });
   readonly buffered = new Gauge({ name: "mds_ingest_buffered_rows", help: "Position rows waiting to be written", registers: [this.registry] });
+  readonly tcpRefused = new Counter({
+    name: "mds_ingest_tcp_refused_total",
+    help: "Station TCP connections closed on accept: listener_cap (INGEST_TCP_MAX_CONNECTIONS) or address_cap (INGEST_TCP_MAX_PER_ADDRESS)",
+    labelNames: ["reason"],
+    registers: [this.registry],
+  });
   readonly connections = new Gauge({ name: "mds_ingest_tcp_connections", help: "Open station TCP connections", registers: [this.registry] });
   readonly flushSeconds = new Histogram({
     name: "mds_ingest_flush_seconds",
