@@ -78,6 +78,10 @@ const EnvSchema = z.object({
   SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
   SECRETS_KEY: secretsKey.optional(),
   SECRETS_KEY_PREVIOUS: secretsKey.optional(),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (a random token; leave unset for loopback-only /metrics)").optional(),
+  INGEST_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
+  INGEST_TCP_MAX_CONNECTIONS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(5_000),
+  INGEST_TCP_MAX_PER_ADDRESS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(50),
 });
 
 export interface Config {
@@ -109,6 +113,12 @@ export interface Config {
   secretsKey: string | undefined;
   /** The key being rotated away from: only opens values sealed under it; each start re-seals them under secretsKey. */
   secretsKeyPrevious: string | undefined;
+  /** Bearer token /metrics requires; unset: /metrics answers loopback clients only. */
+  metricsToken: string | undefined;
+  /** Station TCP connections: closed after this long without a byte from the station, at most this many in all and per source address. */
+  ingestIdleTimeoutMs: number;
+  ingestTcpMaxConnections: number;
+  ingestTcpMaxPerAddress: number;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -148,6 +158,10 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     signup: e.SIGNUP,
     secretsKey: e.SECRETS_KEY,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS,
+    metricsToken: e.METRICS_TOKEN,
+    ingestIdleTimeoutMs: e.INGEST_IDLE_TIMEOUT_SECONDS * 1000,
+    ingestTcpMaxConnections: e.INGEST_TCP_MAX_CONNECTIONS,
+    ingestTcpMaxPerAddress: e.INGEST_TCP_MAX_PER_ADDRESS,
   };
 }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../adapters/http/app.ts";
 import { registerIngestRoute } from "../adapters/ingest/http-route.ts";
-import { mcpHostPolicy, registerMcp } from "../adapters/mcp/http.ts";
+import { registerMcp } from "../adapters/mcp/http.ts";
 import { cimdFetcher } from "../adapters/oauth/cimd-fetcher.ts";
 import { DeliveryTransport } from "../adapters/webhooks/http-client.ts";
 import { CIMD_TIMEOUT_MS } from "../domain/oauth/lifetimes.ts";
@@ -12,6 +12,7 @@ import { raw } from "../adapters/shared/html.ts";
 import { renderPage } from "../adapters/web/context.ts";
 import { csrfToken, currentUser, registerWeb, verifyCsrf } from "../adapters/web/index.ts";
 import { OPERATIONS } from "../operations/registry.ts";
+import { hostPolicy } from "./host-policy.ts";
 import { ReadinessGate } from "./readiness-gate.ts";
 import type { OAuthSeams, ServiceCore } from "./services.ts";
 
@@ -27,12 +28,22 @@ export interface Server {
  */
 export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean; oauth?: OAuthSeams }): Server {
   const { config, pipeline, ingest } = core;
-  const app = buildApp({ pipeline, operations: OPERATIONS, baseUrl: config.baseUrl, logLevel: config.logLevel, errorsDocPath: join(options.projectRoot, "docs/errors.md"), metricRegistries: [ingest.metrics.registry] });
+  // One list of allowed hosts for /mcp (DNS rebinding) and for links built from the Host header.
+  const hosts = hostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
+  const app = buildApp({
+    pipeline,
+    operations: OPERATIONS,
+    baseUrl: config.baseUrl,
+    allowedHosts: hosts.hosts,
+    metricsToken: config.metricsToken,
+    logLevel: config.logLevel,
+    errorsDocPath: join(options.projectRoot, "docs/errors.md"),
+    metricRegistries: [ingest.metrics.registry],
+  });
   const gate = new ReadinessGate(options.ready ?? true);
   gate.register(app, config.baseUrl);
   registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
-  const mcpHosts = mcpHostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
-  registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: mcpHosts.hosts, allowedOrigins: mcpHosts.origins, authorizationServer: true });
+  registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: hosts.hosts, allowedOrigins: hosts.origins, authorizationServer: true });
   const { connectedApps } = core.oauth;
   registerWeb(app, {
     pipeline,
@@ -94,7 +105,8 @@ export async function bindPorts(core: ServiceCore, server: Server): Promise<Boun
     throw new BindError("PORT", host, port, e);
   }
   try {
-    if (ingestTcpPort !== null) await core.ingest.listen({ host, tcpPort: ingestTcpPort, udpPort: null });
+    const tcpLimits = { maxConnections: core.config.ingestTcpMaxConnections, maxPerAddress: core.config.ingestTcpMaxPerAddress, idleTimeoutMs: core.config.ingestIdleTimeoutMs };
+    if (ingestTcpPort !== null) await core.ingest.listen({ host, tcpPort: ingestTcpPort, udpPort: null, tcpLimits });
   } catch (e) {
     throw new BindError("INGEST_TCP_PORT", host, ingestTcpPort!, e);
   }

@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
 import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
+import { announcingRevocations } from "../adapters/revocation/announcing-accounts.ts";
+import { type KeyRevocations, keyRevocations } from "../adapters/revocation/key-revocations.ts";
 import { ConnectedApps, type OAuthDeps, OAuthTokenVerifier } from "../adapters/oauth/index.ts";
 import { OAuthPrincipals } from "../adapters/oauth/token-principals.ts";
 import { SqlAccountStore } from "../adapters/storage/accounts-store.ts";
@@ -55,6 +57,8 @@ export interface ServiceCore {
   tracks: SqlTrackStore;
   /** The position archive (its own store; opened on first use). */
   archive: SqlArchiveStore;
+  /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
+  revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
   log: Logger;
   close(): Promise<void>;
@@ -99,7 +103,11 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   // The key that seals webhook secrets, outside the database; read (or made) before anything is opened.
   const secretBox = loadSecretBox({ secretsKey: config.secretsKey, secretsKeyPrevious: config.secretsKeyPrevious, dataDir: config.dataDir });
   const store = await openStore(storeLocation(config));
-  const accounts = new SqlAccountStore(store.db, clock);
+  const sqlAccounts = new SqlAccountStore(store.db, clock);
+  // The authenticator is built below; a revocation reaches it through this late-bound call.
+  let forgetKey: (keyId: string) => void = () => {};
+  const revocations = keyRevocations({ redisUrl: config.redisUrl, forget: (keyId) => forgetKey(keyId), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") });
+  const accounts = announcingRevocations(sqlAccounts, (keyId) => revocations.revoked(keyId));
   const limiter = new FlexibleRateLimiter({ clock, redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
   // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
   const sqlLedger = new SqlCreditLedger(store.counters, store.dialect);
@@ -138,6 +146,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
   // Keys everywhere; OAuth access tokens where the call's address is the one they were issued for (/mcp).
   const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock, new OAuthPrincipals(oauth.tokens, accounts)) };
+  forgetKey = (keyId) => pipeline.auth.forget(keyId);
   const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id));
@@ -154,11 +163,13 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     webhooks,
     tracks,
     archive,
+    revocations,
     log,
     async close() {
       await ingest.close();
       await webhooks.close();
       await limiter.close();
+      await revocations.close();
       await archive.close();
       await store.close();
       log.flush();

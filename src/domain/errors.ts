@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, retryable: false, message: "The request body must be sent with the content type this endpoint accepts.", hint: "Send the body with the content type the endpoint names." },
   limit_reached: { status: 403, retryable: false, message: "The account already has as many of these as its plans allow; delete one or move to a larger plan.", hint: "Delete one you no longer need, or move the account to a larger plan." },
   conflict: { status: 409, retryable: false, message: "The resource is not in a state that allows this action.", hint: "Check the resource's state (for a delivery: its endpoint is on and it is not being sent) and try again." },
+  host_not_allowed: { status: 421, retryable: false, message: "This server does not answer to the host name in the Host header; call it by its public address.", hint: "Call the service by the address its operator published (its BASE_URL)." },
+  metrics_not_allowed: { status: 403, retryable: false, message: "/metrics answers loopback clients only, or, when the operator set METRICS_TOKEN, requests with `Authorization: Bearer <METRICS_TOKEN>`.", hint: "Scrape /metrics from the same host, or with the metrics token as a bearer credential." },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string; hint: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

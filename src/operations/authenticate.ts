@@ -5,8 +5,14 @@ import type { AccountStore, KeyPrincipalRecord } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Principal } from "./principal.ts";
 
-/** How long a key lookup is remembered; a revocation by another process takes effect within this. */
-export const KEY_CACHE_TTL_MS = 5_000;
+/**
+ * How long a key lookup is remembered. The revoking process forgets the key at once
+ * (forget(keyId)), and other processes hear of it through the revocation channel when
+ * there is one (Redis); this bound is what remains when there is none, or it missed a
+ * message: a revoked key is refused everywhere within it. One lookup per key and second
+ * per process is cheap next to the call it guards.
+ */
+export const KEY_CACHE_TTL_MS = 1_000;
 
 /** A key's last use is written at most this often: a busy key costs one write a minute, not one per call. */
 export const LAST_USE_RESOLUTION_MS = 60_000;
@@ -26,8 +32,8 @@ export interface Authenticator {
    * access token is issued for `{base_url}/mcp` only); API keys are valid for every resource.
    */
   authenticate(authorization: string | undefined, required: boolean, clientAddress: string, resource?: string): Promise<Principal>;
-  /** Drops whatever is cached, so a revocation takes effect at once (tests, the command line). */
-  forget(): void;
+  /** Drops what is cached about one key (by its id), or everything, so a revocation takes effect at once. */
+  forget(keyId?: string): void;
 }
 
 /** A second kind of credential: resolves its own bearer strings, null for strings it does not issue. */
@@ -55,8 +61,12 @@ export class KeyAuthenticator implements Authenticator {
     this.#tokens = tokens;
   }
 
-  forget(): void {
-    this.#cache.clear();
+  forget(keyId?: string): void {
+    if (keyId === undefined) {
+      this.#cache.clear();
+      return;
+    }
+    for (const [hash, hit] of this.#cache) if (hit.record?.keyId === keyId) this.#cache.delete(hash);
   }
 
   async authenticate(authorization: string | undefined, required: boolean, clientAddress: string, resource?: string): Promise<Principal> {

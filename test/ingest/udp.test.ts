@@ -110,4 +110,24 @@ describe("UDP station listener", () => {
     assert.equal(c!.counters.udp_lost, 5);
     assert.equal(await positionsOf(t, other.id), 6);
   });
+  it("a captured datagram sent 50 times is decoded, stored and counted once; the 49 replays are counted as replayed", async () => {
+    const replayer = await stationFor(t, "pro", "replayed");
+    const key = udpKeyFromSecret(replayer.secret);
+    const captured = signDatagram(key, replayer.id, now(), 42, [positionLine({ mmsi: 330_000_001, lat: 58, lon: 22 }), positionLine({ mmsi: 330_000_002, lat: 58.1, lon: 22 })]);
+    for (let i = 0; i < 50; i++) {
+      await send(t.udpPort, captured);
+      sent++;
+    }
+    // A later datagram of the same sender still passes: the window drops copies, not the station.
+    await send(t.udpPort, signDatagram(key, replayer.id, now(), 43, [positionLine({ mmsi: 330_000_003, lat: 58.2, lon: 22 })]));
+    sent++;
+    await settle(t, sent);
+    const [c] = await t.service.services.positions.counters([replayer.id]);
+    assert.equal(c!.counters.lines, 3, "the captured datagram's two lines once, and the next one's");
+    assert.equal(c!.counters.positions, 3);
+    assert.equal(c!.counters.udp_replayed, 49);
+    assert.equal(c!.counters.udp_late ?? 0, 0, "a replay is not a late datagram");
+    assert.equal(await positionsOf(t, replayer.id), 3);
+    assert.equal(metric(await metricsText(t), `mds_ingest_station_events_total{station="${replayer.id}",event="udp_replayed"}`), 49);
+  });
 });

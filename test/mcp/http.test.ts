@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
-import { mcpHostPolicy } from "../../src/adapters/mcp/http.ts";
+import { hostPolicy as mcpHostPolicy } from "../../src/compose/host-policy.ts";
 import { buildToolSpecs, MCP_PAGE_SIZE } from "../../src/adapters/mcp/tools.ts";
 import { parseConfig } from "../../src/config.ts";
 import { OPERATIONS } from "../../src/operations/registry.ts";

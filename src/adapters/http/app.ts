@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { AppError } from "../../domain/errors.ts";
@@ -20,11 +20,77 @@ export interface AppOptions {
   errorsDocPath?: string;
   /** Further Prometheus registries served at /metrics (AIS ingest). */
   metricRegistries?: Registry[];
+  /**
+   * Host names (no port) links may be built from when `baseUrl` is unset; `*` allows any.
+   * A request naming another host is refused (host_not_allowed) instead of being answered
+   * with links to whatever host it claimed. Unset: every host (tests of the app alone).
+   */
+  allowedHosts?: readonly string[];
+  /** Bearer token /metrics asks for; unset: /metrics answers loopback clients only. */
+  metricsToken?: string;
+  /** Socket limits of the HTTP listener; defaults in HTTP_LIMITS. */
+  limits?: Partial<HttpLimits>;
+}
+
+/** How long a client may take, and how many may be connected, before the server lets go of it. */
+export interface HttpLimits {
+  /** Time to send the request headers (node's headersTimeout): a slow-header client is answered 408 and closed. */
+  headersTimeoutMs: number;
+  /** Time to send the whole request, body included (node's requestTimeout). */
+  requestTimeoutMs: number;
+  /** An idle socket (no bytes either way) is closed after this (Fastify's connectionTimeout). */
+  idleTimeoutMs: number;
+  /** A kept-alive socket with no next request is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** How often node checks the header and request timeouts: the bound is exceeded by at most this. */
+  checkIntervalMs: number;
+  /** Open sockets at most on this listener; more are closed on accept. */
+  maxConnections: number;
+}
+
+/**
+ * Node's defaults (60 s for headers, checked every 30 s, no idle limit) let a client that
+ * sends one byte at a time hold a socket for 65 to 95 s; these bound it to seconds. The
+ * request limit leaves room for a station posting a large NMEA batch over a slow uplink.
+ */
+export const HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxConnections: 10_000,
+};
+
+/** Paths that build no links and must answer whoever probes them by whatever name (health checks, scrapers); /mcp checks hosts itself. */
+const HOST_CHECK_EXEMPT = /^\/(healthz|metrics|mcp)(?:[/?]|$)/;
+
+/** The host name of a Host header, without its port, lower-cased ("[::1]" keeps its brackets). */
+function hostName(header: string | undefined): string {
+  const h = (header ?? "").trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  const colon = h.indexOf(":");
+  return colon < 0 ? h : h.slice(0, colon);
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === "::1" || /^(::ffff:)?127\./.test(address);
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  // Digests first: equal lengths for timingSafeEqual, and no length leak.
+  return timingSafeEqual(createHash("sha256").update(given).digest(), createHash("sha256").update(expected).digest());
 }
 
 /** Builds the Fastify app (no listen): one route per operation, all through execute(). */
 export function buildApp(options: AppOptions): FastifyInstance {
+  const limits = { ...HTTP_LIMITS, ...options.limits };
   const app = Fastify({
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     logger: { level: options.logLevel ?? "info", redact: ["req.headers.authorization"] },
     // One log line per failure (below) rather than two per request: the access log is the metrics.
     logController: new LogController({ disableRequestLogging: true }),
@@ -38,8 +104,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
       (reply as FastifyReply).code(400).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(body));
     },
   });
+  app.server.maxConnections = limits.maxConnections;
   const metrics = new HttpMetrics(options.metricRegistries);
   const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
+
+  const allowed = options.baseUrl || !options.allowedHosts || options.allowedHosts.includes("*") ? null : new Set(options.allowedHosts);
+  if (allowed) {
+    app.addHook("onRequest", async (req, reply) => {
+      if (HOST_CHECK_EXEMPT.test(req.url) || allowed.has(hostName(req.headers.host))) return;
+      const error = new AppError("host_not_allowed", undefined, { param: "Host", rule: `must be one of ${[...allowed].join(", ")}, or set BASE_URL` });
+      // The docs link stays relative: the claimed host is exactly what must not appear in it.
+      return reply.code(error.status).send(errorBody(error, { baseUrl: "", requestId: req.id }));
+    });
+  }
 
   for (const op of options.operations) {
     const url = op.path.replace(/\{(\w+)\}/g, ":$1");
@@ -65,7 +142,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
 
   app.get("/api/v1/openapi.json", async (req) => openApiDocument(options.operations, baseOf(req)));
-  app.get("/metrics", async (_req, reply) => {
+  app.get("/metrics", async (req, reply) => {
+    // Per-station activity is the operators' business: a token when set, else loopback only.
+    const token = options.metricsToken;
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+    if (token ? !(m && sameSecret(m[1]!, token)) : !isLoopback(req.socket.remoteAddress)) {
+      const error = new AppError("metrics_not_allowed");
+      return reply.code(error.status).send(errorBody(error, { baseUrl: baseOf(req), requestId: req.id }));
+    }
     reply.header("content-type", metrics.contentType);
     return metrics.render();
   });

@@ -3,7 +3,7 @@ import type { PositionStore } from "../../ports/positions.ts";
 import { IngestMetrics } from "./metrics.ts";
 import { type IngestOptions, IngestPipeline } from "./pipeline.ts";
 import { StationDirectory } from "./station-directory.ts";
-import { startTcpListener, type TcpListener } from "./tcp-listener.ts";
+import { startTcpListener, type TcpListener, type TcpListenerOptions } from "./tcp-listener.ts";
 import { startUdpListener, type UdpListener } from "./udp-listener.ts";
 
 export interface ListenOptions {
@@ -11,6 +11,8 @@ export interface ListenOptions {
   /** null: off; 0: any free port. */
   tcpPort: number | null;
   udpPort: number | null;
+  /** Connection caps and the idle timeout of the TCP listener (its defaults otherwise). */
+  tcpLimits?: Pick<TcpListenerOptions, "maxConnections" | "maxPerAddress" | "idleTimeoutMs">;
 }
 
 /**
@@ -33,7 +35,7 @@ export class Ingest {
   }
 
   async listen(options: ListenOptions): Promise<{ tcpPort: number | null; udpPort: number | null }> {
-    if (options.tcpPort !== null && !this.tcp) this.tcp = await startTcpListener(this.pipeline, this.directory, { port: options.tcpPort, host: options.host });
+    if (options.tcpPort !== null && !this.tcp) this.tcp = await startTcpListener(this.pipeline, this.directory, { port: options.tcpPort, host: options.host, ...options.tcpLimits });
     if (options.udpPort !== null && !this.udp) this.udp = await startUdpListener(this.pipeline, this.directory, this.#clock, { port: options.udpPort, host: options.host });
     return { tcpPort: this.tcp?.port ?? null, udpPort: this.udp?.port ?? null };
   }

@@ -28,7 +28,7 @@ export class IngestMetrics {
   readonly statics = new Counter({ name: "mds_ingest_static_reports_total", help: "Static reports (types 5, 19, 24) by station", labelNames: ["station"], registers: [this.registry] });
   readonly stationEvents = new Counter({
     name: "mds_ingest_station_events_total",
-    help: "Per-station listener events: oversized lines, UDP datagrams lost (sequence gaps), lines dropped under overload, failed signatures",
+    help: "Per-station listener events: oversized lines, UDP datagrams lost (sequence gaps) or replayed, lines dropped under overload, failed signatures",
     labelNames: ["station", "event"],
     registers: [this.registry],
   });
@@ -40,6 +40,12 @@ export class IngestMetrics {
   });
   readonly overload = new Counter({ name: "mds_ingest_overload_dropped_total", help: "Datagrams dropped because the write buffer was full", labelNames: ["transport"], registers: [this.registry] });
   readonly buffered = new Gauge({ name: "mds_ingest_buffered_rows", help: "Position rows waiting to be written", registers: [this.registry] });
+  readonly tcpRefused = new Counter({
+    name: "mds_ingest_tcp_refused_total",
+    help: "Station TCP connections closed on accept: listener_cap (INGEST_TCP_MAX_CONNECTIONS) or address_cap (INGEST_TCP_MAX_PER_ADDRESS)",
+    labelNames: ["reason"],
+    registers: [this.registry],
+  });
   readonly connections = new Gauge({ name: "mds_ingest_tcp_connections", help: "Open station TCP connections", registers: [this.registry] });
   readonly flushSeconds = new Histogram({
     name: "mds_ingest_flush_seconds",

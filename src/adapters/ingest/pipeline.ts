@@ -48,6 +48,10 @@ export const STATION_COUNTERS = {
   unauthenticated: "unauthenticated",
   oversized: "oversized_lines",
   udpLost: "udp_lost",
+  /** Signed datagrams received again within the signature window (replayed), dropped. */
+  udpReplayed: "udp_replayed",
+  /** Station TCP connections closed for sending nothing within the idle timeout. */
+  idleClosed: "tcp_idle_closed",
   overload: "overload_dropped",
 } as const;
 

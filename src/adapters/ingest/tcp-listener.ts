@@ -11,7 +11,15 @@ export interface TcpListenerOptions {
   authTimeoutMs?: number;
   /** Longer lines are dropped and counted (real sentences, tag block included, are < 200 bytes). */
   maxLineBytes?: number;
+  /** Open connections at most on this listener; more are closed on accept (default 5000). */
   maxConnections?: number;
+  /** Open connections at most from one source address, so one host cannot take the listener's whole cap (default 50). */
+  maxPerAddress?: number;
+  /**
+   * An authenticated connection that sends nothing for this long is closed (default 5
+   * minutes): a station that sends keeps its socket; a dead or silent one gives it back.
+   */
+  idleTimeoutMs?: number;
 }
 
 export interface TcpListener {
@@ -41,10 +49,21 @@ const ACK_BACKLOG = 4096;
 export async function startTcpListener(pipeline: IngestPipeline, directory: StationDirectory, options: TcpListenerOptions): Promise<TcpListener> {
   const authTimeoutMs = options.authTimeoutMs ?? 10_000;
   const maxLine = options.maxLineBytes ?? 4096;
+  const maxPerAddress = options.maxPerAddress ?? 50;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 5 * 60_000;
   const sockets = new Set<Socket>();
+  const perAddress = new Map<string, number>();
   let nextId = 1;
 
   const server = createServer({ allowHalfOpen: true, noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 }, (socket) => {
+    const address = socket.remoteAddress ?? "";
+    const fromAddress = perAddress.get(address) ?? 0;
+    if (fromAddress >= maxPerAddress) {
+      pipeline.metrics.tcpRefused.inc({ reason: "address_cap" });
+      socket.destroy();
+      return;
+    }
+    perAddress.set(address, fromAddress + 1);
     sockets.add(socket);
     pipeline.metrics.connections.inc();
     socket.setEncoding("latin1");
@@ -150,6 +169,7 @@ export async function startTcpListener(pipeline: IngestPipeline, directory: Stat
           clearTimeout(authTimer);
           station = found;
           state = "open";
+          socket.setTimeout(idleTimeoutMs);
           socket.write(`OK ${found.id}\n`);
           const chunks = held;
           held = [];
@@ -165,16 +185,28 @@ export async function startTcpListener(pipeline: IngestPipeline, directory: Stat
       else if (state === "open") void finish();
       else if (state === "auth") refuse("no_auth");
     });
+    // Idle since the last byte either way: what was received is committed and acknowledged, then the socket is let go.
+    socket.on("timeout", () => {
+      if (state !== "open") return;
+      pipeline.count(station!, STATION_COUNTERS.idleClosed);
+      void finish();
+      setTimeout(() => socket.destroy(), 5_000).unref();
+    });
     // Resets and timeouts of a peer are its business; the socket is cleaned up on close.
     socket.on("error", () => {});
     socket.on("close", () => {
       clearTimeout(authTimer);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left <= 0) perAddress.delete(address);
+      else perAddress.set(address, left);
       sockets.delete(socket);
       pipeline.metrics.connections.dec();
       state = "closing";
     });
   });
-  if (options.maxConnections !== undefined) server.maxConnections = options.maxConnections;
+  server.maxConnections = options.maxConnections ?? 5_000;
+  // Node closes connections beyond maxConnections itself and tells us here.
+  server.on("drop", () => pipeline.metrics.tcpRefused.inc({ reason: "listener_cap" }));
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

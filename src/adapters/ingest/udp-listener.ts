@@ -4,6 +4,7 @@ import { isIPv6 } from "node:net";
 import type { Clock } from "../../ports/clock.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
+import { ReplayWindow } from "./replay-window.ts";
 import type { StationDirectory } from "./station-directory.ts";
 import { type DatagramHeader, parseDatagramHeader, SIGNATURE_WINDOW_S, udpKeyFromHash, verifyDatagram } from "./udp-signature.ts";
 
@@ -27,12 +28,13 @@ const MAX_SENDERS = 10_000;
 
 /**
  * Signed NMEA datagrams (udp-signature.ts) on one port for all stations. Unsigned,
- * unknown, stale or badly signed datagrams are dropped and counted, never decoded.
+ * unknown, stale, badly signed or replayed datagrams are dropped and counted, never decoded.
  */
 export async function startUdpListener(pipeline: IngestPipeline, directory: StationDirectory, clock: Clock, options: UdpListenerOptions): Promise<UdpListener> {
   const socket = createSocket({ type: isIPv6(options.host) ? "udp6" : "udp4", recvBufferSize: options.recvBufferSize ?? 8 * 1024 * 1024 });
   const keys = new Map<number, { hash: string; key: KeyObject }>();
   const senders = new Map<string, number>();
+  const replays = new ReplayWindow(SIGNATURE_WINDOW_S);
   let received = 0;
 
   const keyOf = (station: IngestStation): KeyObject => {
@@ -49,12 +51,19 @@ export async function startUdpListener(pipeline: IngestPipeline, directory: Stat
       pipeline.unauthenticated("udp", "unknown_station");
       return;
     }
-    if (Math.abs(Math.floor(clock.now() / 1000) - h.t) > SIGNATURE_WINDOW_S) {
+    const nowS = Math.floor(clock.now() / 1000);
+    if (Math.abs(nowS - h.t) > SIGNATURE_WINDOW_S) {
       pipeline.unauthenticated("udp", "stale", station);
       return;
     }
     if (!verifyDatagram(keyOf(station), h, msg)) {
       pipeline.unauthenticated("udp", "bad_signature", station);
+      return;
+    }
+    // Checked after the MAC, so forged datagrams cannot fill the window; before the
+    // sequence bookkeeping, so a replay is neither decoded nor counted as late.
+    if (!replays.firstSeen(station.id, h.t, h.seq, h.mac, nowS)) {
+      pipeline.count(station, STATION_COUNTERS.udpReplayed);
       return;
     }
 
