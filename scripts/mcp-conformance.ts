@@ -4,13 +4,21 @@
  * the endpoint serves. Not part of `npm test`: it takes a minute or two and runs other
  * packages' programs.
  *
- *   npm run mcp:conformance     (or: npx node scripts/mcp-conformance.ts [--verbose] [--inspector-only] [--revision 2025-11-25])
+ *   npm run mcp:conformance     (or: npx node scripts/mcp-conformance.ts [--verbose] [--inspector-only] [--oauth-only] [--revision 2025-11-25])
  *
  * It starts the service on a fresh SQLite store in a temporary directory, imports the bundled
  * reference data, and puts a small proxy in front that adds the API key, because the suite has
  * no option for headers; the proxy passes Host and Origin through unchanged, so the
- * DNS-rebinding scenario still tests the service. Exit status 0 when every scenario outside
- * the expected-failure list passes and every Inspector check does.
+ * DNS-rebinding scenario still tests the service.
+ *
+ * Then OAuth, with a person at headless chromium (Debian's, or CHROMIUM_PATH): the Inspector
+ * CLI connects with no key, a user of a fresh account signs in and allows it, and its calls
+ * are charged to that account; and the suite's `authorization` mode tests the built-in
+ * authorization server (metadata, authorization code grant with PKCE, `iss`).
+ * `--oauth-only` runs just these; `--inspector-only` skips the suite in both parts.
+ *
+ * Exit status 0 when every scenario outside the expected-failure list passes, every Inspector
+ * check does (with a key and through OAuth), and no authorization check fails.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,10 +29,15 @@ import { join } from "node:path";
 import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
 import { parseConfig } from "../src/config.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
+import { authorizationScenarios } from "./conformance/authorization-scenarios.ts";
+import { launchChromium } from "./conformance/browser-consent.ts";
+import { inspectorThroughOAuth } from "./conformance/inspector-oauth.ts";
 
 const verbose = process.argv.includes("--verbose");
 /** `--inspector-only` skips the suite (a few minutes) when only the Inspector checks are wanted. */
 const inspectorOnly = process.argv.includes("--inspector-only");
+/** `--oauth-only` runs only the OAuth part: the Inspector through OAuth and the authorization scenarios. */
+const oauthOnly = process.argv.includes("--oauth-only");
 const ALL_REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"];
 /** `--revision <r>` runs the suite for one revision only. */
 const only = process.argv.indexOf("--revision");
@@ -253,6 +266,30 @@ async function inspectorRun(mcpUrl: string, key: string, sandboxKey: string, wor
   return checks;
 }
 
+/**
+ * The OAuth part: one headless chromium plays the person who signs in and clicks Allow, for
+ * the Inspector CLI and for the suite's authorization scenarios. A browser that cannot start
+ * is a failure of this part, reported as such, not a crash of the whole run.
+ */
+async function oauthRun(service: Service, url: string, work: string): Promise<{ inspector: InspectorCheck[]; authorization: Awaited<ReturnType<typeof authorizationScenarios>> }> {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  let browser;
+  try {
+    browser = await launchChromium();
+  } catch (e) {
+    const detail = `chromium did not start: ${(e as Error).message}`;
+    log(detail);
+    return { inspector: [{ name: "OAuth in a browser", ok: false, detail }], authorization: [] };
+  }
+  try {
+    const inspector = await inspectorThroughOAuth(service, url, browser, work, log);
+    const authorization = inspectorOnly ? [] : await authorizationScenarios(service, url, browser, work, log);
+    return { inspector, authorization };
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "mds-mcp-conformance-"));
   const { service, url } = await startService(join(work, "data"));
@@ -267,17 +304,23 @@ async function main(): Promise<void> {
     proxy = await authProxy(new URL(url), sandboxKey);
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
 
-    const inspector = await inspectorRun(`${url}/mcp`, proKey, sandboxKey, work);
-    const scenarios = inspectorOnly ? [] : await conformanceRun(proxyUrl, work);
+    const inspector = oauthOnly ? [] : await inspectorRun(`${url}/mcp`, proKey, sandboxKey, work);
+    const scenarios = inspectorOnly || oauthOnly ? [] : await conformanceRun(proxyUrl, work);
+    const oauth = await oauthRun(service, url, work);
 
-    const lines = ["", "## MCP Inspector (CLI)", "", "| check | result |", "|---|---|", ...inspector.map((c) => `| ${c.name} | ${c.ok ? "ok" : `FAIL: ${c.detail}`} |`), ""];
-    lines.push("## Conformance suite, server scenarios", "", "| revision | scenario | result | checks | note |", "|---|---|---|---|---|");
+    const lines = [""];
+    if (!oauthOnly) lines.push("## MCP Inspector (CLI)", "", "| check | result |", "|---|---|", ...inspector.map((c) => `| ${c.name} | ${c.ok ? "ok" : `FAIL: ${c.detail}`} |`), "");
+    lines.push("## MCP Inspector (CLI) through OAuth", "", "| check | result |", "|---|---|", ...oauth.inspector.map((c) => `| ${c.name} | ${c.ok ? "ok" : `FAIL: ${c.detail}`} |`), "");
+    lines.push("## Conformance suite, authorization scenarios (the built-in authorization server)", "", "| run | scenario | check | status | message |", "|---|---|---|---|---|");
+    for (const r of oauth.authorization) for (const c of r.checks) lines.push(`| ${r.run} | ${c.scenario} | ${c.id} | ${c.status} | ${c.message.replace(/\|/g, "/")} |`);
+    lines.push("");
+    if (scenarios.length > 0) lines.push("## Conformance suite, server scenarios", "", "| revision | scenario | result | checks | note |", "|---|---|---|---|---|");
     for (const s of scenarios) {
       const note = s.fixture ? "needs the reference server's fixtures" : s.onlyFixtureChecks ? "only the reference server's diagnostic-tool checks failed" : "";
       lines.push(`| ${s.revision} | ${s.scenario} | ${s.passed ? "pass" : "fail"} | ${s.summary} | ${note} |`);
     }
     lines.push("");
-    for (const revision of REVISIONS) {
+    for (const revision of scenarios.length > 0 ? REVISIONS : []) {
       const of = scenarios.filter((s) => s.revision === revision);
       const generic = of.filter((s) => !s.fixture);
       const fixture = of.filter((s) => s.fixture);
@@ -291,8 +334,11 @@ async function main(): Promise<void> {
     const surprising = scenarios.filter((s) => s.passed && s.fixture);
     if (unexpected.length > 0) lines.push(`\nUNEXPECTED FAILURES: ${unexpected.map((s) => `${s.revision} ${s.scenario}`).join(", ")}`);
     if (surprising.length > 0) lines.push(`\nPassed although listed as fixture-specific: ${surprising.map((s) => `${s.revision} ${s.scenario}`).join(", ")}`);
-    process.stdout.write(`${lines.join("\n")}\n\nThe suite's result files: ${join(work, "conformance")}\n`);
-    process.exitCode = unexpected.length > 0 || inspector.some((c) => !c.ok) ? 1 : 0;
+    process.stdout.write(`${lines.join("\n")}\n\nThe suite's result files: ${join(work, "conformance")} (server scenarios), ${join(work, "authorization")} (authorization scenarios)\n`);
+    const authorizationFailed = oauth.authorization.some((r) => r.exit !== 0 || r.checks.some((c) => c.status === "FAILURE"));
+    if (authorizationFailed) lines.push("\nAUTHORIZATION SCENARIOS FAILED (see the table above)");
+    if (oauth.inspector.some((c) => !c.ok)) lines.push("\nTHE INSPECTOR THROUGH OAUTH FAILED (see the table above)");
+    process.exitCode = unexpected.length > 0 || inspector.some((c) => !c.ok) || oauth.inspector.some((c) => !c.ok) || authorizationFailed ? 1 : 0;
   } finally {
     // Idle keep-alive connections of the suite would otherwise hold the process open.
     proxy?.closeAllConnections();
