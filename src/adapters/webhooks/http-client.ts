@@ -54,6 +54,22 @@ class BlockedAddressError extends Error {
   readonly code = "E_BLOCKED_ADDRESS";
 }
 
+/** One deadline for a whole request (DNS, connect, TLS, headers, the body read): it aborts the request and rejects. */
+function startDeadline(ms: number): { ac: AbortController; deadline: Promise<never>; timer: NodeJS.Timeout } {
+  const ac = new AbortController();
+  let timer!: NodeJS.Timeout;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const e = new DeadlineError(`no answer within ${ms} ms`);
+      ac.abort(e);
+      reject(e);
+    }, ms);
+  });
+  // A request that settles first leaves the deadline unobserved; its rejection is not an error.
+  deadline.catch(() => undefined);
+  return { ac, deadline, timer };
+}
+
 /**
  * Any failure of the name lookup. Tagged where it happens, not guessed from its code: c-ares
  * reports a DNS server that refuses or cannot be reached as ECONNREFUSED, the same code as a
@@ -160,15 +176,7 @@ export class DeliveryTransport {
     if (Buffer.byteLength(req.body, "utf8") > MAX_BODY_BYTES) {
       return done({ success: false, statusCode: null, errorClass: "body_too_large", error: `the body is larger than ${MAX_BODY_BYTES} bytes`, responseSnippet: null });
     }
-    const ac = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const e = new DeadlineError(`no answer within ${this.#deadlineMs} ms`);
-        ac.abort(e);
-        reject(e);
-      }, this.#deadlineMs);
-    });
+    const { ac, deadline, timer } = startDeadline(this.#deadlineMs);
     let status: number | null = null;
     try {
       const res = await Promise.race([
@@ -199,15 +207,7 @@ export class DeliveryTransport {
   async fetchSmall(url: string, maxBytes: number, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
     const target = checkTargetUrl(url, this.#policy);
     if (!target.ok) throw new Error(`the URL ${target.message}`);
-    const ac = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const e = new DeadlineError(`no answer within ${this.#deadlineMs} ms`);
-        ac.abort(e);
-        reject(e);
-      }, this.#deadlineMs);
-    });
+    const { ac, deadline, timer } = startDeadline(this.#deadlineMs);
     try {
       const res = await Promise.race([request(target.url, { method: "GET", dispatcher: this.#agent, headers, signal: ac.signal }), deadline]);
       const read = async (): Promise<string> => {
