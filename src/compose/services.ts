@@ -128,7 +128,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     accounts,
     ledger,
     stations: new SqlStationStore(store.db, clock),
-    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: true }),
+    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true }),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),

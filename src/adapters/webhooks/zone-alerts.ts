@@ -59,6 +59,7 @@ export class ZoneAlerts {
   /** A drain is queued and has not started: wake-ups until then join it. */
   #drainQueued: Promise<void> | null = null;
   #lastPrune = 0;
+  #zonesRead = false;
 
   constructor(deps: ZoneAlertsDeps) {
     this.#d = deps;
@@ -66,6 +67,15 @@ export class ZoneAlerts {
 
   get zones(): number {
     return this.#index.size;
+  }
+
+  /**
+   * Whether ingest must queue its fixes for this evaluator: until the zones are read, and
+   * while any exists. A zone made through another process counts here once `refresh` has
+   * read it (within a minute), as it did when fixes were evaluated straight from ingest.
+   */
+  get wantsFixes(): boolean {
+    return !this.#zonesRead || this.#index.size > 0;
   }
 
   /** Loads every zone; called once, and again by `reload` after changes. */
@@ -77,6 +87,7 @@ export class ZoneAlerts {
   async #reloadAll(): Promise<void> {
     const zones = await this.#d.alerts.allZones();
     for (const z of zones) this.#index.add({ id: z.id, accountId: z.accountId, name: z.name, polygon: z.geometry, bbox: z.bbox });
+    this.#zonesRead = true;
   }
 
   /** An account's zones changed (created or deleted here or in another process): re-read them, in order with the batches. */
