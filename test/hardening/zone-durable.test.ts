@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { validatePolygon } from "../../src/domain/alerts/geometry.ts";
+import { ZoneTracker } from "../../src/domain/alerts/zone-tracker.ts";
 import { createService, type Service } from "../../src/main.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 import { positionLine, stationFor } from "../ingest/helpers.ts";
@@ -26,6 +27,30 @@ const HARBOUR = {
 };
 const OUT = 24.8;
 const IN = 24.95;
+
+describe("zone tracker state, saved and restored", () => {
+  it("hands out new and moved vessels once, and a restored tracker continues the hysteresis where the saved one stopped", () => {
+    const a = new ZoneTracker();
+    a.observe(1, 1000, [], 0); // seen outside
+    a.observe(2, 1000, [7], 0); // first seen inside
+    a.observe(2, 1010, [7], 0); // still inside: nothing new to save
+    const first = a.changes();
+    assert.deepEqual(first.save.map((v) => [v.mmsi, v.zones]).sort(), [
+      [1, null],
+      [2, [[7, "inside"]]],
+    ]);
+    assert.deepEqual(a.changes(), { save: [], forget: [] }, "handed out once");
+
+    const b = new ZoneTracker();
+    for (const v of first.save) b.restore(v);
+    assert.deepEqual(b.observe(1, 1020, [7], 0), [], "one fix inside is not yet an entry");
+    assert.deepEqual(b.observe(1, 1030, [7], 0), [7], "the vessel saved as outside enters");
+    assert.deepEqual(b.observe(2, 1020, [], 0), []);
+    assert.deepEqual(b.observe(2, 1030, [7], 0), [], "a one-fix excursion of a vessel saved as inside is no entry");
+    assert.equal(b.prune(1), 2);
+    assert.deepEqual(b.changes().forget.sort(), [1, 2], "forgotten vessels are handed out to be deleted");
+  });
+});
 
 for (const engine of ENGINES) {
   describe(`durable zone alerts (${engine})`, () => {
