@@ -24,6 +24,7 @@ import { SqlTrackStore } from "../adapters/storage/track-store.ts";
 import { SqlVesselStore } from "../adapters/storage/vessel-store.ts";
 import { SqlAlertStore } from "../adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "../adapters/storage/webhooks-store.ts";
+import { SqlZoneStateStore } from "../adapters/storage/zone-state-store.ts";
 import { loadSecretBox } from "../adapters/storage/secret-keys.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runtime.ts";
 import type { Config } from "../config.ts";
@@ -127,7 +128,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     accounts,
     ledger,
     stations: new SqlStationStore(store.db, clock),
-    positions: new SqlPositionStore(store.db, store.dialect),
+    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true }),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
@@ -149,7 +150,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   forgetKey = (keyId) => pipeline.auth.forget(keyId);
   const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
-  webhooks.connectAlerts(services, (id) => ingest.directory.byId(id));
+  webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
   ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);
   return {
     config,

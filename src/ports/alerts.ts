@@ -1,4 +1,7 @@
 import type { BBox, Polygon } from "../domain/alerts/geometry.ts";
+import type { VesselZoneState } from "../domain/alerts/zone-tracker.ts";
+import type { PositionFix } from "./positions.ts";
+import type { NewAlert } from "./webhooks.ts";
 
 /**
  * Alert subjects an account keeps: followed vessels and ports, named zones, saved
@@ -58,6 +61,46 @@ export interface AlertStore {
 
   /** A named position in an outbox the alert engine reads (the sanctions events), 0 when never set. */
   cursor(name: string): Promise<number>;
+}
+
+/** A fix committed by ingest and waiting for zone evaluation, with its place in the queue. */
+export interface QueuedFix {
+  id: number;
+  fix: PositionFix;
+}
+
+/** A viewer's saved zone state of one vessel. */
+export interface ZonePresence extends VesselZoneState {
+  accountId: string;
+}
+
+/** One evaluated page of the zone queue: all of it commits, or none. */
+export interface ZoneCommit {
+  /** The page read: ids `first`..`last`, `count` of them. */
+  first: number;
+  last: number;
+  count: number;
+  alerts: NewAlert[];
+  save: ZonePresence[];
+  forget: { accountId: string; mmsi: number }[];
+}
+
+/**
+ * The durable side of zone alerts: the queue of fixes ingest committed (written with the
+ * positions) and the evaluator's per-account vessel state.
+ */
+export interface ZoneStateStore {
+  /** The oldest queued fixes, in id order. */
+  queued(limit: number): Promise<QueuedFix[]>;
+  /** Every saved vessel state. */
+  presence(): Promise<ZonePresence[]>;
+  /**
+   * Removes the page from the queue and records its alerts and state changes in one
+   * transaction. `consumed` is false, and nothing is written, when the page is no longer
+   * what was read (another process took it, or a slower ingest transaction committed a
+   * fix inside its id range): the caller reloads its state and reads again.
+   */
+  commit(page: ZoneCommit, now: number): Promise<{ consumed: boolean; alerts: number; deliveries: number }>;
 }
 
 /** What operations tell the alert engine of this process. */

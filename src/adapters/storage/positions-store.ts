@@ -60,6 +60,13 @@ function fixRow(p: PositionFix): Row {
   return [p.mmsi, p.time, p.stationId, p.lat, p.lon, p.sog, p.cog, p.heading, p.navStatus];
 }
 
+const QUEUE_COLUMNS = ["mmsi", "time", "station_id", "lat", "lon", "sog", "cog"] as const;
+const QUEUE_TYPES: ColumnType[] = ["int4", "int8", "int4", "float8", "float8", "float8", "float8"];
+
+function queueRow(p: PositionFix): Row {
+  return [p.mmsi, p.time, p.stationId, p.lat, p.lon, p.sog, p.cog];
+}
+
 function identityRow(u: VesselIdentityUpdate): Row {
   let fields = 0;
   const has = (v: unknown) => v !== undefined;
@@ -144,9 +151,18 @@ export class SqlPositionStore implements PositionStore {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+  readonly #zoneQueue: () => boolean;
+
+  /**
+   * While `zoneQueue()` says so, every batch's fixes are also queued for the zone evaluator
+   * in the same transaction (zone-state-store.ts), so an acknowledged fix is never lost to
+   * it by a crash. It says no while no zone exists: the queue costs ingest about a third of
+   * its SQLite throughput (docs/webhooks.md).
+   */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, options: { zoneQueue?: () => boolean } = {}) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#zoneQueue = options.zoneQueue ?? (() => false);
   }
 
   async writeBatch(batch: IngestBatch): Promise<{ inserted: number }> {
@@ -158,6 +174,7 @@ export class SqlPositionStore implements PositionStore {
     if (positions.length + latest.length + identities.length + counters.length === 0) return { inserted: 0 };
     return this.#db.transaction().execute(async (trx) => {
       const inserted = await this.#write(trx, "positions", POSITION_COLUMNS, POSITION_TYPES, positions, "ON CONFLICT DO NOTHING");
+      if (this.#zoneQueue()) await this.#write(trx, "zone_feed", QUEUE_COLUMNS, QUEUE_TYPES, batch.positions.map(queueRow), "");
       // The latest table's columns are those of positions in the same order (see fixRow).
       await this.#write(trx, "latest_positions", POSITION_COLUMNS, LATEST_TYPES, latest, LATEST_CONFLICT);
       await this.#write(trx, "vessel_identities", IDENTITY_COLUMNS, IDENTITY_TYPES, identities, IDENTITY_CONFLICT);

@@ -40,6 +40,8 @@ export interface Database {
   alert_zones: AlertZonesTable;
   alert_saved_searches: AlertSavedSearchesTable;
   alert_cursors: AlertCursorsTable;
+  zone_feed: ZoneFeedTable;
+  zone_presence: ZonePresenceTable;
   alerts: AlertsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
@@ -428,6 +430,28 @@ export interface AlertSavedSearchesTable {
 export interface AlertCursorsTable {
   name: string;
   value: number;
+}
+
+/** Fixes committed by ingest, waiting for the zone evaluator (0012-zone-state.ts). */
+export interface ZoneFeedTable {
+  id: Generated<number>;
+  mmsi: number;
+  time: number;
+  station_id: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  cog: number | null;
+}
+
+/** The zone evaluator's state per account and vessel. */
+export interface ZonePresenceTable {
+  account_id: string;
+  mmsi: number;
+  last_time: number;
+  last_seen: number;
+  /** JSON [[zoneId, state], ...] or null. */
+  zones: string | null;
 }
 
 export interface AlertsTable {

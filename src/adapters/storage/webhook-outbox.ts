@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { EventType } from "../../domain/alerts/payload.ts";
 import type { NewAlert, Trigger } from "../../ports/webhooks.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
@@ -26,59 +26,7 @@ export class SqlWebhookOutbox {
   async emitAlerts(alerts: readonly NewAlert[], now: number, cursor?: { name: string; value: number }): Promise<{ alerts: number; deliveries: number }> {
     if (alerts.length === 0 && !cursor) return { alerts: 0, deliveries: 0 };
     return this.#db.transaction().execute(async (trx) => {
-      let created = 0;
-      let deliveries = 0;
-      // Every endpoint the batch fans out to, locked at once in id order (the order a delete takes
-      // them in, whatever the accounts' order here), so none is deleted between this read and
-      // the deliveries written for it, and two batches never wait on each other in a circle.
-      const endpointsOf = new Map<string, EndpointRow[]>();
-      const accounts = [...new Set(alerts.map((a) => a.accountId))];
-      if (accounts.length > 0) {
-        const all = await this.#dialect.lockRows(trx.selectFrom("webhook_endpoints").selectAll().where("account_id", "in", accounts).orderBy("id")).execute();
-        for (const e of all) endpointsOf.set(e.account_id, [...(endpointsOf.get(e.account_id) ?? []), e]);
-      }
-      for (const a of alerts) {
-        const alert = await trx
-          .insertInto("alerts")
-          .values({ account_id: a.accountId, type: a.type, occurred_at: a.occurredAt, dedupe_key: a.dedupeKey, detail: JSON.stringify(a.detail), created_at: now })
-          .onConflict((oc) => oc.column("dedupe_key").doNothing())
-          .returning("id")
-          .executeTakeFirst();
-        if (!alert) continue;
-        created++;
-        const type = `alert.${a.type}`;
-        const event = await trx.insertInto("webhook_events").values({ account_id: a.accountId, alert_id: alert.id, type, body: "", created_at: now }).returning("id").executeTakeFirstOrThrow();
-        await trx
-          .updateTable("webhook_events")
-          .set({ body: a.body({ alertId: alert.id, eventId: event.id, created: now }) })
-          .where("id", "=", event.id)
-          .execute();
-        const rows = (endpointsOf.get(a.accountId) ?? [])
-          .filter((e) => takes(e.events, type))
-          .map((e) => {
-            const active = e.status === "active";
-            return {
-              event_id: event.id,
-              endpoint_id: e.id,
-              account_id: a.accountId,
-              // A turned-off endpoint gets a visible `skipped` row its owner can retry after turning it on.
-              status: active ? "pending" : "skipped",
-              trigger: "auto",
-              resume_status: null,
-              attempts: 0,
-              tries: 0,
-              next_attempt_at: active ? now : null,
-              lease_token: null,
-              lease_until: null,
-              created_at: now,
-              updated_at: now,
-            };
-          });
-        if (rows.length > 0) {
-          await trx.insertInto("webhook_deliveries").values(rows).onConflict((oc) => oc.columns(["event_id", "endpoint_id"]).doNothing()).execute();
-          deliveries += rows.filter((r) => r.status === "pending").length;
-        }
-      }
+      const r = await writeAlerts(trx, this.#dialect, alerts, now);
       if (cursor) {
         await trx
           .insertInto("alert_cursors")
@@ -86,7 +34,7 @@ export class SqlWebhookOutbox {
           .onConflict((oc) => oc.column("name").doUpdateSet({ value: cursor.value }))
           .execute();
       }
-      return { alerts: created, deliveries };
+      return r;
     });
   }
 
@@ -122,4 +70,66 @@ export class SqlWebhookOutbox {
       return d.id;
     });
   }
+}
+
+/**
+ * Records alerts with their events and deliveries inside the caller's transaction, so
+ * whatever raised them (a cursor move, derived state) commits with them or not at all.
+ * An alert whose dedupe key is already stored is skipped.
+ */
+export async function writeAlerts(trx: Transaction<Database>, dialect: SqlDialect, alerts: readonly NewAlert[], now: number): Promise<{ alerts: number; deliveries: number }> {
+  let created = 0;
+  let deliveries = 0;
+  // Every endpoint the batch fans out to, locked at once in id order (the order a delete takes
+  // them in, whatever the accounts' order here), so none is deleted between this read and
+  // the deliveries written for it, and two batches never wait on each other in a circle.
+  const endpointsOf = new Map<string, EndpointRow[]>();
+  const accounts = [...new Set(alerts.map((a) => a.accountId))];
+  if (accounts.length > 0) {
+    const all = await dialect.lockRows(trx.selectFrom("webhook_endpoints").selectAll().where("account_id", "in", accounts).orderBy("id")).execute();
+    for (const e of all) endpointsOf.set(e.account_id, [...(endpointsOf.get(e.account_id) ?? []), e]);
+  }
+  for (const a of alerts) {
+    const alert = await trx
+      .insertInto("alerts")
+      .values({ account_id: a.accountId, type: a.type, occurred_at: a.occurredAt, dedupe_key: a.dedupeKey, detail: JSON.stringify(a.detail), created_at: now })
+      .onConflict((oc) => oc.column("dedupe_key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!alert) continue;
+    created++;
+    const type = `alert.${a.type}`;
+    const event = await trx.insertInto("webhook_events").values({ account_id: a.accountId, alert_id: alert.id, type, body: "", created_at: now }).returning("id").executeTakeFirstOrThrow();
+    await trx
+      .updateTable("webhook_events")
+      .set({ body: a.body({ alertId: alert.id, eventId: event.id, created: now }) })
+      .where("id", "=", event.id)
+      .execute();
+    const rows = (endpointsOf.get(a.accountId) ?? [])
+      .filter((e) => takes(e.events, type))
+      .map((e) => {
+        const active = e.status === "active";
+        return {
+          event_id: event.id,
+          endpoint_id: e.id,
+          account_id: a.accountId,
+          // A turned-off endpoint gets a visible `skipped` row its owner can retry after turning it on.
+          status: active ? "pending" : "skipped",
+          trigger: "auto",
+          resume_status: null,
+          attempts: 0,
+          tries: 0,
+          next_attempt_at: active ? now : null,
+          lease_token: null,
+          lease_until: null,
+          created_at: now,
+          updated_at: now,
+        };
+      });
+    if (rows.length > 0) {
+      await trx.insertInto("webhook_deliveries").values(rows).onConflict((oc) => oc.columns(["event_id", "endpoint_id"]).doNothing()).execute();
+      deliveries += rows.filter((r) => r.status === "pending").length;
+    }
+  }
+  return { alerts: created, deliveries };
 }

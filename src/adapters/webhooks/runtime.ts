@@ -2,7 +2,7 @@ import { testEventBody, TEST_EVENT_TYPE } from "../../domain/alerts/payload.ts";
 import { AppError } from "../../domain/errors.ts";
 import { formatId } from "../../domain/ids.ts";
 import type { Services } from "../../operations/services.ts";
-import type { AlertsRuntime } from "../../ports/alerts.ts";
+import type { AlertsRuntime, ZoneStateStore } from "../../ports/alerts.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { TestSendResult, WebhookDispatch, WebhookStore } from "../../ports/webhooks.ts";
 import type { PositionFix } from "../../ports/positions.ts";
@@ -17,6 +17,8 @@ export interface WebhooksOptions {
   worker?: Partial<Omit<WorkerOptions, "userAgent">>;
   /** How often `serve` reads new sanctions events (ms). */
   sanctionsPollMs?: number;
+  /** How often `serve` looks for queued fixes no wake-up announced (ms): those of a stopped ingest process. */
+  zoneQueuePollMs?: number;
   /** "Send test event" per account and minute: it makes the service send a request to a URL of the caller's choosing. */
   testEventsPerMinute?: number;
 }
@@ -45,6 +47,7 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
   readonly #testSends = new Map<string, number[]>();
   #sanctionsTimer: NodeJS.Timeout | null = null;
   #zonesTimer: NodeJS.Timeout | null = null;
+  #zoneQueueTimer: NodeJS.Timeout | null = null;
   #started = false;
 
   constructor(store: WebhookStore, clock: Clock, config: { baseUrl: string; log?: Log; options?: WebhooksOptions }) {
@@ -69,21 +72,24 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
   /**
    * Builds the zone evaluator and the sanctions reader over the stores. The composition
    * root feeds it positions (`onPositions`) and serves the docs page; this runtime
-   * reaches into neither the ingest pipeline nor the HTTP app.
+   * reaches into neither the ingest pipeline nor the HTTP app. `zoneState` is the queue the
+   * positions store fills (with its `zoneQueue` option) and the saved zone state.
    */
-  connectAlerts(services: Services, stationById: ZoneAlertsDeps["station"]): void {
+  connectAlerts(services: Services, stationById: ZoneAlertsDeps["station"], zoneState: ZoneStateStore): void {
     const common = { alerts: services.alerts, webhooks: this.#store, accounts: services.accounts, sources: services.sources, clock: this.#clock, baseUrl: this.#baseUrl, onEmitted: () => this.wake() };
     this.zones = new ZoneAlerts({
       ...common,
       positions: services.positions,
+      zoneState,
       station: stationById,
-      onError: (err) => this.#log?.error({ err }, "zone alerts: a batch could not be evaluated"),
+      onError: (err) => this.#log?.error({ err }, "zone alerts: queued fixes could not be evaluated (kept for the next try)"),
     });
     this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions });
-    void this.zones.load().catch((err: unknown) => this.#log?.error({ err }, "zone alerts: zones could not be loaded"));
+    // Fixes queued before a crash or stop are evaluated now, from the saved state.
+    void this.zones.poll();
   }
 
-  /** Positions just written by ingest. It runs inside the pipeline's write: nothing thrown here may look like a failed write. */
+  /** Positions just written (and queued) by ingest: a wake-up. It runs inside the pipeline's write: nothing thrown here may look like a failed write. */
   onPositions(fixes: readonly PositionFix[]): void {
     try {
       this.zones?.onPositions(fixes);
@@ -110,12 +116,16 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
     // Zones changed by API processes other than this one reach this index within a minute.
     this.#zonesTimer = setInterval(() => void this.zones?.refresh(), 60_000);
     this.#zonesTimer.unref();
+    // Fixes queued by an ingest process that stopped before evaluating them.
+    this.#zoneQueueTimer = setInterval(() => void this.zones?.poll(), this.#options.zoneQueuePollMs ?? 10_000);
+    this.#zoneQueueTimer.unref();
   }
 
   async close(): Promise<void> {
     this.#started = false;
     if (this.#sanctionsTimer) clearTimeout(this.#sanctionsTimer);
     if (this.#zonesTimer) clearInterval(this.#zonesTimer);
+    if (this.#zoneQueueTimer) clearInterval(this.#zoneQueueTimer);
     await this.worker.stop();
     await this.zones?.idle();
     await this.transport.close();

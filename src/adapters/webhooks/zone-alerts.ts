@@ -5,7 +5,7 @@ import { ZoneTracker } from "../../domain/alerts/zone-tracker.ts";
 import { entitlements } from "../../domain/plans.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import type { AccountStore } from "../../ports/accounts.ts";
-import type { AlertStore } from "../../ports/alerts.ts";
+import type { AlertStore, ZonePresence, ZoneStateStore } from "../../ports/alerts.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { IngestStation, PositionFix, PositionStore } from "../../ports/positions.ts";
 import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
@@ -14,6 +14,8 @@ export interface ZoneAlertsDeps {
   alerts: AlertStore;
   webhooks: WebhookStore;
   positions: PositionStore;
+  /** The queue of committed fixes and the saved vessel states. */
+  zoneState: ZoneStateStore;
   accounts: AccountStore;
   sources: SourceRegistry;
   clock: Clock;
@@ -27,19 +29,24 @@ export interface ZoneAlertsDeps {
 
 /** Vessels not heard for this long are forgotten; when heard again they set a new baseline. */
 const FORGET_AFTER_MS = 6 * 3_600_000;
+/** Queued fixes evaluated and committed together (one ingest batch holds at most 5,000). */
+const PAGE = 5_000;
 
 /**
- * `alert.zone_enter`, evaluated on the ingest path: every committed batch of fixes is
- * tested against the zones through a grid index (zone-index.ts), so a fix costs one map
+ * `alert.zone_enter`. Ingest queues every committed batch of fixes in the same transaction
+ * as the positions (`zone_feed`); this evaluator drains the queue in id order, tests each
+ * fix against the zones through a grid index (zone-index.ts), so a fix costs one map
  * lookup when no zone is near, whatever the number of zones. Entry detection with
  * hysteresis is zone-tracker.ts, one tracker per account: a fix counts for an account
  * only when it comes from that account's own station or a shared one, so another
  * account's private station never raises (or feeds) anyone else's zone alert.
  *
- * Batches are processed one after another, off the ingest writer: the pipeline hands a
- * committed batch over and goes on; alerts are recorded (with their deliveries) a moment
- * later. A process stopped in between loses that moment's entries, which are derived
- * facts and not a delivery already promised.
+ * A page's alerts (with their deliveries), the vessel states it changed and its removal
+ * from the queue are one transaction. A process stopped after ingest acknowledged a fix
+ * but before evaluating it leaves the fix queued, and the next start (or another process)
+ * evaluates it from the saved state; an alert is never lost nor raised twice (its dedupe
+ * key is zone, vessel and fix time). The trackers in memory are a cache of the saved
+ * state: after a failed or refused commit they are read again.
  */
 export class ZoneAlerts {
   readonly #d: ZoneAlertsDeps;
@@ -47,7 +54,12 @@ export class ZoneAlerts {
   readonly #trackers = new Map<string, ZoneTracker>();
   #queue: Promise<void> = Promise.resolve();
   #loaded: Promise<void> | null = null;
+  /** The trackers hold the saved state (false at start and after a commit failed or was refused). */
+  #stateLoaded = false;
+  /** A drain is queued and has not started: wake-ups until then join it. */
+  #drainQueued: Promise<void> | null = null;
   #lastPrune = 0;
+  #zonesRead = false;
 
   constructor(deps: ZoneAlertsDeps) {
     this.#d = deps;
@@ -55,6 +67,15 @@ export class ZoneAlerts {
 
   get zones(): number {
     return this.#index.size;
+  }
+
+  /**
+   * Whether ingest must queue its fixes for this evaluator: until the zones are read, and
+   * while any exists. A zone made through another process counts here once `refresh` has
+   * read it (within a minute), as it did when fixes were evaluated straight from ingest.
+   */
+  get wantsFixes(): boolean {
+    return !this.#zonesRead || this.#index.size > 0;
   }
 
   /** Loads every zone; called once, and again by `reload` after changes. */
@@ -66,6 +87,7 @@ export class ZoneAlerts {
   async #reloadAll(): Promise<void> {
     const zones = await this.#d.alerts.allZones();
     for (const z of zones) this.#index.add({ id: z.id, accountId: z.accountId, name: z.name, polygon: z.geometry, bbox: z.bbox });
+    this.#zonesRead = true;
   }
 
   /** An account's zones changed (created or deleted here or in another process): re-read them, in order with the batches. */
@@ -107,10 +129,19 @@ export class ZoneAlerts {
     });
   }
 
-  /** The ingest hook: a batch of fixes is committed. Returns at once. */
+  /** The ingest hook: a batch of fixes is committed (and queued). Returns at once. */
   onPositions(fixes: readonly PositionFix[]): void {
     if (fixes.length === 0) return;
-    void this.#enqueue(() => this.#process(fixes));
+    void this.poll();
+  }
+
+  /** Evaluates every queued fix; wake-ups while one waits to start share it. */
+  poll(): Promise<void> {
+    this.#drainQueued ??= this.#enqueue(() => {
+      this.#drainQueued = null;
+      return this.#drain();
+    });
+    return this.#drainQueued;
   }
 
   /** Resolves when every batch handed over so far is evaluated and its alerts recorded. */
@@ -124,16 +155,67 @@ export class ZoneAlerts {
     return run;
   }
 
-  async #process(batch: readonly PositionFix[]): Promise<void> {
+  async #drain(): Promise<void> {
     await this.load();
-    if (this.#index.size === 0) return;
-    const now = this.#d.clock.now();
+    for (;;) {
+      if (!this.#stateLoaded) await this.#loadState();
+      const page = await this.#d.zoneState.queued(PAGE);
+      if (page.length === 0) return;
+      const now = this.#d.clock.now();
+      let r: { consumed: boolean; deliveries: number };
+      try {
+        const hits = await this.#evaluate(page.map((q) => q.fix), now);
+        const alerts = await this.#alerts(hits);
+        const save: ZonePresence[] = [];
+        const forget: { accountId: string; mmsi: number }[] = [];
+        for (const [accountId, tracker] of this.#trackers) {
+          const c = tracker.changes();
+          for (const v of c.save) save.push({ accountId, ...v });
+          for (const mmsi of c.forget) forget.push({ accountId, mmsi });
+        }
+        r = await this.#d.zoneState.commit({ first: page[0]!.id, last: page[page.length - 1]!.id, count: page.length, alerts, save, forget }, now);
+      } catch (e) {
+        this.#stateLoaded = false;
+        throw e;
+      }
+      // Refused: the page changed under this evaluation; read state and queue again.
+      if (!r.consumed) this.#stateLoaded = false;
+      if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
+    }
+  }
+
+  /** Replaces the trackers by the saved state, keeping only zones that still exist. */
+  async #loadState(): Promise<void> {
+    const saved = await this.#d.zoneState.presence();
+    this.#trackers.clear();
+    for (const p of saved) {
+      const zones = p.zones?.filter(([id]) => this.#index.get(id)?.accountId === p.accountId) ?? null;
+      this.#tracker(p.accountId).restore({ mmsi: p.mmsi, lastTime: p.lastTime, lastSeen: p.lastSeen, zones });
+    }
+    this.#stateLoaded = true;
+  }
+
+  #tracker(accountId: string): ZoneTracker {
+    let tracker = this.#trackers.get(accountId);
+    if (!tracker) {
+      tracker = new ZoneTracker();
+      this.#trackers.set(accountId, tracker);
+    }
+    return tracker;
+  }
+
+  async #evaluate(batch: readonly PositionFix[], now: number): Promise<Hit[]> {
+    if (now - this.#lastPrune > 600_000) {
+      this.#lastPrune = now;
+      for (const t of this.#trackers.values()) t.prune(now - FORGET_AFTER_MS);
+    }
+    if (this.#index.size === 0) return [];
     // Fixes arrive in receive order; a vessel's state machine wants its own fixes in time order.
     const fixes = [...batch].sort((a, b) => a.time - b.time);
     const stations = new Map<number, IngestStation | null>();
     for (const f of fixes) if (!stations.has(f.stationId)) stations.set(f.stationId, await this.#d.station(f.stationId));
 
-    const hits: { accountId: string; zoneId: number; fix: PositionFix }[] = [];
+    const hits: Hit[] = [];
     for (const f of fixes) {
       const st = stations.get(f.stationId);
       if (!st) continue;
@@ -143,23 +225,14 @@ export class ZoneAlerts {
       else continue;
       const containing = this.#index.containing(f.lon, f.lat);
       for (const accountId of viewers) {
-        let tracker = this.#trackers.get(accountId);
-        if (!tracker) {
-          tracker = new ZoneTracker();
-          this.#trackers.set(accountId, tracker);
-        }
         const inside = containing.length === 0 ? NONE : containing.filter((z) => z.accountId === accountId).map((z) => z.id);
-        for (const zoneId of tracker.observe(f.mmsi, f.time, inside, now)) hits.push({ accountId, zoneId, fix: f });
+        for (const zoneId of this.#tracker(accountId).observe(f.mmsi, f.time, inside, now)) hits.push({ accountId, zoneId, fix: f });
       }
     }
-    if (now - this.#lastPrune > 600_000) {
-      this.#lastPrune = now;
-      for (const t of this.#trackers.values()) t.prune(now - FORGET_AFTER_MS);
-    }
-    if (hits.length > 0) await this.#emit(hits, now);
+    return hits;
   }
 
-  async #emit(hits: { accountId: string; zoneId: number; fix: PositionFix }[], now: number): Promise<void> {
+  async #alerts(hits: readonly Hit[]): Promise<NewAlert[]> {
     const rights = new Map<string, boolean>();
     const alerts: NewAlert[] = [];
     for (const h of hits) {
@@ -209,9 +282,14 @@ export class ZoneAlerts {
           ),
       });
     }
-    const r = await this.#d.webhooks.emitAlerts(alerts, now);
-    if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
+    return alerts;
   }
+}
+
+interface Hit {
+  accountId: string;
+  zoneId: number;
+  fix: PositionFix;
 }
 
 const NONE: number[] = [];

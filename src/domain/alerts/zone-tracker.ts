@@ -8,16 +8,28 @@
  * State is kept per viewer (the account owning the zones: positions from another
  * account's private station never reach its tracker) and vessel. A vessel seen for the
  * first time sets a baseline and raises nothing: without a previous position there is no
- * "was outside". That is also what happens after a restart, since the state lives in memory.
+ * "was outside". The state is saved by the caller (`changes`, `restore`), so a restart
+ * continues where it stopped instead of setting new baselines.
  */
 
 /** Per zone: `entering`/`leaving` hold the one fix seen on the new side so far. */
-type ZoneState = "entering" | "inside" | "leaving";
+export type ZoneMembership = "entering" | "inside" | "leaving";
+
+/** What a tracker knows of one vessel, as saved and restored. */
+export interface VesselZoneState {
+  mmsi: number;
+  lastTime: number;
+  lastSeen: number;
+  /** The zones the vessel is in or crossing; null when in none. */
+  zones: [number, ZoneMembership][] | null;
+}
 
 interface VesselState {
   lastTime: number;
   lastSeen: number;
-  zones: Map<number, ZoneState> | null;
+  /** `lastSeen` when the state was last handed out by `changes` (or restored). */
+  savedSeen: number;
+  zones: Map<number, ZoneMembership> | null;
 }
 
 export interface ZoneEntry {
@@ -25,8 +37,17 @@ export interface ZoneEntry {
   mmsi: number;
 }
 
+/**
+ * A vessel whose zones did not change is handed out for saving again only once its
+ * `lastSeen` moved this far: forgetting (`prune`) works in hours, and saving every fix of
+ * every vessel would write a row per fix.
+ */
+const RESAVE_SEEN_MS = 10 * 60_000;
+
 export class ZoneTracker {
   readonly #vessels = new Map<number, VesselState>();
+  readonly #changed = new Set<number>();
+  readonly #forgotten = new Set<number>();
 
   get vessels(): number {
     return this.#vessels.size;
@@ -40,38 +61,51 @@ export class ZoneTracker {
   observe(mmsi: number, time: number, insideZones: readonly number[], seenAt: number): number[] {
     const v = this.#vessels.get(mmsi);
     if (!v) {
-      const zones = insideZones.length > 0 ? new Map<number, ZoneState>(insideZones.map((z) => [z, "inside"])) : null;
-      this.#vessels.set(mmsi, { lastTime: time, lastSeen: seenAt, zones });
+      const zones = insideZones.length > 0 ? new Map<number, ZoneMembership>(insideZones.map((z) => [z, "inside"])) : null;
+      this.#vessels.set(mmsi, { lastTime: time, lastSeen: seenAt, savedSeen: -Infinity, zones });
+      this.#changed.add(mmsi);
+      this.#forgotten.delete(mmsi);
       return NONE;
     }
     if (time <= v.lastTime) return NONE;
     v.lastTime = time;
     v.lastSeen = seenAt;
+    if (seenAt - v.savedSeen >= RESAVE_SEEN_MS) this.#changed.add(mmsi);
     if (insideZones.length === 0 && v.zones === null) return NONE;
     let entered: number[] | null = null;
+    let moved = false;
     const zones = (v.zones ??= new Map());
     for (const z of insideZones) {
       const s = zones.get(z);
-      if (s === undefined) zones.set(z, "entering");
-      else if (s === "entering") {
+      if (s === undefined) {
+        zones.set(z, "entering");
+        moved = true;
+      } else if (s === "entering") {
         zones.set(z, "inside");
         (entered ??= []).push(z);
-      } else if (s === "leaving") zones.set(z, "inside");
+        moved = true;
+      } else if (s === "leaving") {
+        zones.set(z, "inside");
+        moved = true;
+      }
     }
     for (const [z, s] of zones) {
       if (insideZones.includes(z)) continue;
       if (s === "entering" || s === "leaving") zones.delete(z);
       else zones.set(z, "leaving");
+      moved = true;
     }
     if (zones.size === 0) v.zones = null;
+    if (moved) this.#changed.add(mmsi);
     return entered ?? NONE;
   }
 
   /** Forgets a zone (deleted). */
   dropZone(zoneId: number): void {
-    for (const v of this.#vessels.values()) {
-      v.zones?.delete(zoneId);
-      if (v.zones?.size === 0) v.zones = null;
+    for (const [mmsi, v] of this.#vessels) {
+      if (!v.zones?.delete(zoneId)) continue;
+      if (v.zones.size === 0) v.zones = null;
+      this.#changed.add(mmsi);
     }
   }
 
@@ -81,10 +115,36 @@ export class ZoneTracker {
     for (const [mmsi, v] of this.#vessels) {
       if (v.lastSeen < before) {
         this.#vessels.delete(mmsi);
+        this.#changed.delete(mmsi);
+        this.#forgotten.add(mmsi);
         n++;
       }
     }
     return n;
+  }
+
+  /** Puts back a vessel's saved state (at start, before any fix is observed). */
+  restore(state: VesselZoneState): void {
+    const zones = state.zones && state.zones.length > 0 ? new Map(state.zones) : null;
+    this.#vessels.set(state.mmsi, { lastTime: state.lastTime, lastSeen: state.lastSeen, savedSeen: state.lastSeen, zones });
+  }
+
+  /**
+   * What changed since the last call: vessels to save (new, moved between zone states,
+   * or not saved for a while) and vessels forgotten. Clears both lists.
+   */
+  changes(): { save: VesselZoneState[]; forget: number[] } {
+    const save: VesselZoneState[] = [];
+    for (const mmsi of this.#changed) {
+      const v = this.#vessels.get(mmsi);
+      if (!v) continue;
+      v.savedSeen = v.lastSeen;
+      save.push({ mmsi, lastTime: v.lastTime, lastSeen: v.lastSeen, zones: v.zones ? [...v.zones] : null });
+    }
+    const forget = [...this.#forgotten];
+    this.#changed.clear();
+    this.#forgotten.clear();
+    return { save, forget };
   }
 }
 
