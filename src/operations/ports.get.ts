@@ -18,7 +18,7 @@ export const portsGet = defineOperation({
     unlocode: unlocodeParam.describe("Five-character UN/LOCODE of the port, case-insensitive: two letters of country, then three letters or digits 2-9, e.g. NLRTM (Rotterdam)."),
   }),
   output: {
-    top: { unlocode: z.string(), name: z.string(), country: z.string(), api: z.string(), generatedAt: z.string() },
+    top: { unlocode: z.string(), name: z.string().nullable(), country: z.string().nullable(), api: z.string(), generatedAt: z.string() },
     data: z.object({
       identity: z
         .object({
@@ -36,7 +36,7 @@ export const portsGet = defineOperation({
         .optional(),
       coordinates: CoordinatesSchema.nullable(),
       harbour: z.record(z.string(), z.unknown()).nullable(),
-      flag: z.object({ iso2: z.string(), api: z.string() }),
+      flag: z.object({ iso2: z.string(), api: z.string() }).nullable(),
     }),
   },
   responseType: "port",
@@ -57,7 +57,12 @@ export const portsGet = defineOperation({
       throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode}.`);
     }
     return {
-      top: { unlocode: p.unlocode, name: p.name, country: p.country, api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`, generatedAt: new Date(ctx.now).toISOString() },
+      // Name and country are UN/LOCODE's facts: withheld (null) when its rights are.
+      top: {
+        unlocode: p.unlocode,
+        name: sourced("identity", ["unlocode"], p.name, { whenWithheld: "null", leaf: true }),
+        country: sourced("identity", ["unlocode"], p.country, { whenWithheld: "null", leaf: true }),
+        api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`, generatedAt: new Date(ctx.now).toISOString() },
       data: {
         identity: sourced("identity", ["unlocode"], {
           name: p.name,
@@ -74,7 +79,7 @@ export const portsGet = defineOperation({
         // On a page a withheld section stays as a null key, so clients see that it exists.
         coordinates: coordinatesOf(p, { countRows: false, whenWithheld: "null" }),
         harbour: p.wpi ? sourced("harbour", ["wpi"], p.wpi, { whenWithheld: "null", leaf: true }) : null,
-        flag: { iso2: p.country, api: `${ctx.baseUrl}/api/v1/flags/${p.country}` },
+        flag: sourced("identity", ["unlocode"], { iso2: p.country, api: `${ctx.baseUrl}/api/v1/flags/${p.country}` }, { whenWithheld: "null", leaf: true }),
       },
     };
   },

@@ -79,6 +79,16 @@ function vesselHit(ctx: OperationContext, id: string, name: string, imo: number 
   return { kind: "vessel", id, name, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: `${ctx.baseUrl}/vessel/${id}` };
 }
 
+/**
+ * The sources a link rests on: it stands when any of them is cleared, so one is named, a
+ * dataset before a station (the rights filter then judges that one).
+ */
+function linkSources(sources: readonly string[]): string[] {
+  const dataset = sources.find((s) => !s.startsWith("station:"));
+  const first = dataset ?? sources[0];
+  return first ? [first] : [];
+}
+
 /** Identifier hits: an IMO, an MMSI (or `mmsi-` id), a UN/LOCODE, an ISO country code. */
 async function identifierHits(ctx: OperationContext, q: string, kinds: readonly SearchKind[], visible: number[]): Promise<PendingHit[]> {
   const out: PendingHit[] = [];
@@ -92,7 +102,10 @@ async function identifierHits(ctx: OperationContext, q: string, kinds: readonly 
       const name = bestName(record);
       const current = mmsi ?? (await ctx.services.search.currentMmsis([record.vesselId], visible)).get(record.vesselId) ?? null;
       const vid = formatVesselId(record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? current! });
-      out.push({ hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources: name ? [name.source] : [], section: "vessels", tier: 0 });
+      // The hit ties the id asked to the other one (IMO to MMSI or back): the link's sources are behind it too.
+      const link = current !== null && record.imo !== null ? linkSources(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
+      const sources = [...new Set([...(name ? [name.source] : []), ...link])].sort();
+      out.push({ hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0 });
     }
   }
   if (kinds.includes("port")) {
@@ -186,11 +199,15 @@ export const search = defineOperation({
       const names = await ctx.services.search.vesselNames(normalized, visible, SEARCH_LIMIT);
       const needMmsi = names.filter((n) => n.imo !== null || n.mmsiKey === null).map((n) => n.vesselId);
       const mmsis = await ctx.services.search.currentMmsis(needMmsi, visible);
+      const users = await ctx.services.vessels.mmsiUsers([...new Set(mmsis.values())], visible);
       for (const n of names) {
         const mmsi = n.mmsiKey ?? mmsis.get(n.vesselId) ?? null;
         const vid = formatVesselId(n.imo !== null ? { kind: "imo", imo: n.imo } : { kind: "mmsi", mmsi: n.mmsiKey! });
         const tier: Tier = n.rank === 0 ? (normalizeName(n.name) === normalized ? 1 : 2) : n.rank === 1 ? 3 : 4;
-        found.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources: [n.source], section: "vessels", tier });
+        // A ship's MMSI shown next to its IMO rests on the sources that linked them.
+        const link = n.imo !== null && mmsi !== null ? linkSources(users.filter((u) => u.vesselId === n.vesselId && u.mmsi === mmsi).flatMap((u) => u.sources)) : [];
+        const sources = [...new Set([n.source, ...link])].sort();
+        found.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources, section: "vessels", tier });
       }
     }
     if (input.kind.includes("port")) found.push(...(await portNameHits(ctx, normalized)));

@@ -155,6 +155,10 @@ export const vesselsGet = defineOperation({
       mmsiHistory.set(m, h);
     }
 
+    // An IMO-to-MMSI link is a fact of the sources that made it: the MMSI of a ship asked
+    // by IMO (and the IMO of a ship asked by MMSI) goes out only when one of them is cleared.
+    const mmsiOut = mmsi === null ? null : input.id.kind === "mmsi" && input.id.mmsi === mmsi ? mmsi : sourced("identity", mmsiLinkSources(record, mmsi), mmsi, { whenWithheld: "null", leaf: true });
+    const imoOut = imo === null || input.id.kind === "imo" || record === null ? imo : sourced("identity", mmsiLinkSources(record, input.id.mmsi), imo, { whenWithheld: "null", leaf: true });
     const identitySources = [...new Set([...(current?.sources ?? []), ...(callsign?.sources ?? [])])].sort();
     const fix = fixes[0];
     // The same designations screening gives for the ship's id: by IMO when known, else by its MMSI.
@@ -163,8 +167,8 @@ export const vesselsGet = defineOperation({
 
     return {
       top: {
-        imo,
-        mmsi,
+        imo: imoOut,
+        mmsi: mmsiOut,
         name: current ? sourced("identity", current.sources, current.name, { whenWithheld: "null", leaf: true }) : null,
         page: `${ctx.baseUrl}/vessel/${v.canonicalId}`,
         api: `${ctx.baseUrl}/api/v1/vessels/${v.canonicalId}`,
@@ -176,8 +180,8 @@ export const vesselsGet = defineOperation({
           "identity",
           identitySources,
           {
-            imo,
-            mmsi,
+            imo: imoOut,
+            mmsi: mmsiOut,
             name: current?.name ?? null,
             callsign: callsign?.value ?? null,
             mmsiHistory: [...mmsiHistory.entries()]
@@ -214,6 +218,19 @@ export const vesselsGet = defineOperation({
     };
   },
 });
+
+/**
+ * The sources of the links that tie this MMSI to the ship. A link made by several sources
+ * stands when any one of them is cleared, so the sources of one of them are returned:
+ * a non-station link first (a dataset), else the stations'.
+ */
+function mmsiLinkSources(record: VesselRecord | null, mmsi: number): string[] {
+  const links = (record?.identifiers ?? []).filter((l) => l.kind === "mmsi" && Number(l.value) === mmsi);
+  const dataset = links.find((l) => !l.source.startsWith("station:"));
+  if (dataset) return [dataset.source];
+  const first = links[0];
+  return first ? [first.source] : [];
+}
 
 function newestIdentity(identities: readonly VesselIdentity[], mmsi: number | undefined): VesselIdentity | null {
   let best: VesselIdentity | null = null;

@@ -169,10 +169,22 @@ export const vesselsTrack = defineOperation({
       const row = p.archived ? { time, lat, lon, sog, cog, source: source[0]! } : { time, lat, lon, sog, cog, navStatus: navStatusName(p.navStatus), source: source[0]! };
       return sourced("positions", source, row, { countRows: true, leaf: true });
     };
+    // The IMO-to-MMSI link is a fact of the sources that made it: the one the caller did not
+    // ask by goes out only when a source of the link is cleared.
+    const mmsi = mmsis[0] ?? null;
+    const imo = found?.imo ?? null;
+    let link: string[] = [];
+    if (found && imo !== null && mmsi !== null) {
+      const users = await ctx.services.vessels.mmsiUsers([mmsi], visible);
+      const linked = users.filter((u) => u.vesselId === found.vesselId).flatMap((u) => u.sources);
+      const first = linked.find((x) => !x.startsWith("station:")) ?? linked[0];
+      link = first ? [first] : [];
+    }
+    const linkedOnly = <T>(v: T) => (link.length > 0 ? sourced("identity", link, v, { whenWithheld: "null", leaf: true }) : v);
     return {
       top: {
-        imo: found?.imo ?? null,
-        mmsi: mmsis[0] ?? null,
+        imo: id.kind === "mmsi" ? linkedOnly(imo) : imo,
+        mmsi: id.kind === "imo" ? linkedOnly(mmsi) : mmsi,
         window: { from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString(), bucketSeconds: w.bucketMs / 1000 },
       },
       data: [...points.map(point), ...withheldPoints.map(point)],

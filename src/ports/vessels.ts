@@ -118,7 +118,8 @@ export interface VesselStore {
   /** The ship an id names (as findByImo / findByMmsi) with only its MMSI links; null when the caller may see nothing of it. */
   findMmsis(id: VesselId, visible: VisibleStations): Promise<VesselMmsis | null>;
   /** For each MMSI, the ships that used it (among visible links) and when each was last seen with it. */
-  mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number }[]>;
+  /** `sources`: the sources of the links behind the pair (a dataset, a sanctions list, `station:<id>`). */
+  mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number; sources: string[] }[]>;
   /** The newest fix of each of these MMSIs per visible station, newest first. */
   latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]>;
   /** Whether a visible station has ever heard this MMSI (ships not yet in the registry). */

@@ -261,7 +261,7 @@ describe("payload content rules (spec 6.2) with sources that forbid redistributi
   const bodies = async (accountId: string) =>
     (await t.service.store.db.selectFrom("webhook_events").select("body").where("account_id", "=", accountId).orderBy("id").execute()).map((r) => JSON.parse(r.body) as Record<string, any>);
 
-  it("a zone entry is still sent with the zone and identifiers; the raw position is withheld naming its source", async () => {
+  it("a zone entry is still sent with the zone; the vessel the station named and the raw position are withheld naming its source", async () => {
     const a = await stationFor(t, "pro", "roof");
     const g = validatePolygon(HARBOUR);
     assert.ok(g.ok);
@@ -275,9 +275,13 @@ describe("payload content rules (spec 6.2) with sources that forbid redistributi
     const [body] = await bodies(a.accountId);
     const alert = body!.data.alert;
     assert.deepEqual(alert.fact, { t: "zone_enter", zoneId: alert.zone.id, zone: "Z" });
-    assert.match(alert.text, /entered your zone Z/);
-    assert.deepEqual(alert.withheld, [{ fields: ["fact.position"], sources: [`station:${a.id}`], reason: "source_rights" }]);
-    assert.equal(alert.subject.mmsi, 230777777);
+    assert.equal(alert.text, null);
+    assert.deepEqual(alert.withheld, [
+      { fields: ["fact.position"], sources: [`station:${a.id}`], reason: "source_rights" },
+      { fields: ["subject", "text"], sources: [`station:${a.id}`], reason: "source_rights" },
+    ]);
+    assert.equal(alert.subject.mmsi, null);
+    assert.doesNotMatch(JSON.stringify(body), /230777777/);
   });
 
   it("a sanctions listing from a source without commercial use: fact and text null for a commercial plan, sent to a non-commercial one", async () => {

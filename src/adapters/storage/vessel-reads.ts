@@ -103,22 +103,24 @@ export class SqlVesselReads {
     return { vesselId: first.id, imo: first.imo, mmsiKey: first.mmsi_key, mmsis };
   }
 
-  async mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number }[]> {
+  async mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number; sources: string[] }[]> {
     if (mmsis.length === 0) return [];
     const rows = await this.#db
       .selectFrom("vessel_identifiers")
-      .select(["vessel_id", "value", "last_seen"])
+      .select(["vessel_id", "value", "last_seen", "source"])
       .where("kind", "=", "mmsi")
       .where("value", "in", mmsis.map(String))
       .where(visibleFilter(this.#dialect, visible))
       .execute();
-    const out = new Map<string, { mmsi: number; vesselId: number; lastSeen: number }>();
+    const out = new Map<string, { mmsi: number; vesselId: number; lastSeen: number; sources: string[] }>();
     for (const r of rows) {
       const k = `${r.value}:${r.vessel_id}`;
-      const had = out.get(k);
-      if (!had || r.last_seen > had.lastSeen) out.set(k, { mmsi: Number(r.value), vesselId: r.vessel_id, lastSeen: r.last_seen });
+      const had = out.get(k) ?? { mmsi: Number(r.value), vesselId: r.vessel_id, lastSeen: r.last_seen, sources: [] };
+      had.lastSeen = Math.max(had.lastSeen, r.last_seen);
+      if (!had.sources.includes(r.source)) had.sources.push(r.source);
+      out.set(k, had);
     }
-    return [...out.values()];
+    return [...out.values()].map((u) => ({ ...u, sources: u.sources.sort() }));
   }
 
   async latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]> {

@@ -37,7 +37,7 @@ export class SqlVesselStore implements VesselStore {
     return this.#reads.findMmsis(id, visible);
   }
 
-  mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number }[]> {
+  mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number; sources: string[] }[]> {
     return this.#reads.mmsiUsers(mmsis, visible);
   }
 

@@ -264,6 +264,7 @@ export class ZoneAlerts {
               occurredAt: fix.time,
               derived: true,
               subject,
+              subjectSources: [`station:${fix.stationId}`],
               followId: null,
               zone: zoneRef,
               savedSearch: null,

@@ -13,6 +13,9 @@ import type { SourceRegistry } from "../rights/source.ts";
  *    the sources with reason `source_rights`.
  * 3. Raw positions behind a derived event are left out unless their source is cleared the
  *    same way; the zone entry itself (the service's own evaluation) is still sent.
+ * 4. The subject's identifiers are a fact of whoever reported them (a station's broadcast):
+ *    when `subjectSources` are not cleared, the subject's ids, name, links to it and the
+ *    text naming it are null, and `withheld` names those sources.
  *
  * `id` and `type` are in the body because the signature covers the body, not the headers:
  * receivers de-duplicate on the signed `id`.
@@ -51,6 +54,8 @@ export interface AlertContent {
   occurredAt: number;
   derived: boolean;
   subject: AlertSubject;
+  /** Sources that reported the subject's identifiers and name; empty when the user named it (a follow). */
+  subjectSources?: readonly string[];
   followId: string | null;
   zone: { id: string; name: string } | null;
   savedSearch: { id: string; name: string } | null;
@@ -105,8 +110,24 @@ export function alertEventBody(c: AlertContent, ctx: PayloadContext): string {
     }
   }
 
-  const ref = subjectRef(c.subject);
-  const url = subjectUrl(c.subject, ctx.baseUrl);
+  const subjectDecision = judge(c.subjectSources ?? []);
+  const subjectShown = subjectDecision.allowed;
+  if (subjectShown) {
+    for (const s of c.subjectSources ?? []) kept.add(s);
+  } else {
+    // The text names the vessel, so it goes with the subject.
+    if (text !== null) {
+      text = null;
+      withheld.push({ fields: ["subject", "text"], sources: blockers(subjectDecision), reason: WITHHELD_REASON_RIGHTS });
+    } else {
+      withheld.push({ fields: ["subject"], sources: blockers(subjectDecision), reason: WITHHELD_REASON_RIGHTS });
+    }
+  }
+  const ref = subjectShown ? subjectRef(c.subject) : null;
+  const url = subjectShown ? subjectUrl(c.subject, ctx.baseUrl) : null;
+  const subject = subjectShown
+    ? { kind: c.subject.kind, ref, imo: c.subject.imo, mmsi: c.subject.mmsi, unlocode: c.subject.unlocode, name: c.subject.name, url }
+    : { kind: c.subject.kind, ref: null, imo: null, mmsi: null, unlocode: null, name: null, url: null };
   const body = {
     id: formatId("evt", c.eventId),
     type: `alert.${c.type}`,
@@ -118,7 +139,7 @@ export function alertEventBody(c: AlertContent, ctx: PayloadContext): string {
         type: c.type,
         occurred_at: new Date(c.occurredAt).toISOString(),
         derived: c.derived,
-        subject: { kind: c.subject.kind, ref, imo: c.subject.imo, mmsi: c.subject.mmsi, unlocode: c.subject.unlocode, name: c.subject.name, url },
+        subject,
         links: {
           entity: url,
           zone: c.zone ? `${ctx.baseUrl}/api/v1/account/zones/${c.zone.id}` : null,
