@@ -74,6 +74,7 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
         as_of: asOf,
         imported_at: importedAt,
         origin: input.origin,
+        extract: input.extract ? 1 : 0,
         checksum: input.checksum,
         bytes: input.bytes,
         records: input.designations.length,
@@ -186,7 +187,7 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
     await tx.updateTable("sanctions_designations").set({ last_version_id: v }).where("list", "=", list).where("active", "=", 1).execute();
     await tx
       .updateTable("sanctions_lists")
-      .set({ version_id: v, as_of: asOf, imported_at: importedAt, active: diff.currentActiveCount })
+      .set({ version_id: v, as_of: asOf, imported_at: importedAt, active: diff.currentActiveCount, extract: input.extract ? 1 : 0 })
       .where("list", "=", list)
       .execute();
 
