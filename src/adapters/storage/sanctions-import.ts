@@ -65,7 +65,9 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
     const previous = activeRows.map((r) => JSON.parse(r.record) as Designation);
     const diff = diffDesignations(previous, input.designations);
     const verdict = assertDelistingGuard(diff, input.guard);
-    const baseline = state.version_id === null;
+    // The first version of a list is a starting state, not a change; so is the first full list
+    // after a dated extract (the demo's): its listings were not observed as they happened.
+    const baseline = state.version_id === null || (state.extract === 1 && input.extract !== true);
 
     const version = await tx
       .insertInto("sanctions_versions")

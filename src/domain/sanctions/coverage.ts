@@ -91,3 +91,22 @@ export function coverageInWords(coverage: readonly ListCoverage[]): string {
   );
   return parts.join(" ");
 }
+
+/**
+ * The lines `mds serve` prints about the lists at start, one per list that is missing, stale
+ * or only an extract; none when every list is held in full and current.
+ */
+export function coverageStartLines(coverage: readonly ListCoverage[]): string[] {
+  return coverage.flatMap((c) => {
+    switch (c.status) {
+      case "missing":
+        return [`sanctions: ${c.list} MISSING (never loaded): screening will not call any vessel clear against it; load it with \`npx mds import sanctions ${c.list}\``];
+      case "stale":
+        return [`sanctions: ${c.list} STALE: last successful import ${c.importedAt} (as of ${c.asOf}); answers mark it stale`];
+      case "extract":
+        return [`sanctions: ${c.list} is a dated EXTRACT as of ${c.asOf}, not the current list: matches are real, a no-match clears nothing`];
+      default:
+        return [];
+    }
+  });
+}
