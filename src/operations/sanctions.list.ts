@@ -29,6 +29,7 @@ const SanctionsListRowSchema = z.object({
   flag: z.string().nullable(),
   vesselType: z.string().nullable(),
   program: z.string().nullable(),
+  measures: z.array(z.string()),
   listedAt: z.string().nullable(),
   firstSeenAt: z.string(),
   sourceUrl: z.string(),
@@ -92,6 +93,8 @@ export const sanctionsList = defineOperation({
             flag: r.flag,
             vesselType: r.vesselType,
             program: r.program,
+            // Every measure the list imposes on the vessel (a vessel can be designated under several).
+            measures: r.measures,
             ...listingDates(d),
             sourceUrl: r.sourceUrl,
           },

@@ -211,6 +211,7 @@ for (const engine of ENGINES) {
         flag: "Iran",
         vesselType: "Crude/Oil Products Tanker",
         program: "IRAN",
+        measures: ["Additional Sanctions Information - Subject to Secondary Sanctions"],
         listedAt: null,
         firstSeenAt: artavil.firstSeenAt,
         sourceUrl: "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=15036",
