@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { DEFAULT_STALE_AFTER_DAYS } from "./domain/sanctions/coverage.ts";
 import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "./domain/sanctions/designation.ts";
 
 /**
@@ -73,6 +74,7 @@ const EnvSchema = z.object({
   INGEST_UDP_PORT: ingestPort.default(5632),
   SANCTIONS_REFRESH_MINUTES: wholeNumber(1, Number.MAX_SAFE_INTEGER, "must be a whole number of at least 1; leave unset to turn the refresh off").optional(),
   SANCTIONS_SOURCES: sanctionsSources.optional(),
+  SANCTIONS_STALE_DAYS: wholeNumber(1, 3650, "must be a whole number of days from 1 to 3650").default(DEFAULT_STALE_AFTER_DAYS),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
@@ -101,6 +103,8 @@ export interface Config {
   ingestUdpPort: number | null;
   /** Minutes between re-imports of the sanctions lists by `serve`; null: off. */
   sanctionsRefreshMinutes: number | null;
+  /** Days after its last successful import that a sanctions list is marked stale in answers. */
+  sanctionsStaleDays: number;
   /** Per-list sources overriding the official files. */
   sanctionsSources: Partial<Record<SanctionsListKey, string[]>>;
   /** Host names /mcp answers to besides localhost, BASE_URL's and HOST's (DNS-rebinding guard); `*` turns the check off. */
@@ -153,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     ingestUdpPort: e.INGEST_UDP_PORT,
     sanctionsRefreshMinutes: e.SANCTIONS_REFRESH_MINUTES ?? null,
     sanctionsSources: e.SANCTIONS_SOURCES ?? {},
+    sanctionsStaleDays: e.SANCTIONS_STALE_DAYS,
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: commaList(e.MCP_ALLOWED_ORIGINS),
     signup: e.SIGNUP,

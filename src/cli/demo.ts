@@ -1,9 +1,12 @@
 import { isIP } from "node:net";
+import { join } from "node:path";
+import { importSanctions } from "../adapters/importers/sanctions-import.ts";
 import { directSender, type Simulator, senderFor, startSimulator } from "../adapters/ingest/simulator/index.ts";
 import { ensureDemoUser } from "../adapters/web/demo-user.ts";
 import type { ServiceCore as Service } from "../compose/services.ts";
 import { hashSecret, newSecret } from "../domain/secrets.ts";
 import type { IngestStation } from "../ports/positions.ts";
+import type { SanctionsImportResult } from "../ports/sanctions.ts";
 
 export interface DemoSetup {
   sandboxKey: string;
@@ -68,3 +71,32 @@ export function startDemoSimulator(service: Service, demo: DemoSetup, tcpPort: n
   return startSimulator(sender, { datasetsDir, vessels: 200, stationTag: "demo" });
 }
 
+
+/**
+ * The dated extracts of official publications the repository ships (its test samples), by
+ * list, with the day each stands for. The EU annex samples are left out: they are a third
+ * party's transcription under a non-commercial licence, and New Zealand's workbook is a
+ * constructed test file, so neither is a publication's extract.
+ */
+export const DEMO_SANCTIONS_EXTRACTS = [
+  { list: "ofac", asOf: "2024-05-03", files: ["ofac/sdn_csv_vessel_rows_2024-05-03.csv"] },
+  { list: "uk", asOf: "2026-08-20", files: ["uk/uk_sanctions_list_xml_ship_fragments.xml"] },
+  { list: "canada", asOf: "2026-09-03", files: ["canada/sema-lmes_post-2026-08-25_bilingual_tags_excerpt.xml"] },
+] as const;
+
+/**
+ * `serve --demo` only: loads each shipped extract into a list that was never loaded, marked
+ * as an extract with its own as-of date, so the demo's screening shows real matches without
+ * passing for the current list. A list already loaded (a real import) is never touched, and
+ * plain `serve` never calls this.
+ */
+export async function loadDemoSanctionsExtracts(service: Service, projectRoot: string): Promise<SanctionsImportResult[]> {
+  const states = await service.services.sanctions.listStates();
+  const out: SanctionsImportResult[] = [];
+  for (const extract of DEMO_SANCTIONS_EXTRACTS) {
+    if (states.find((s) => s.list === extract.list)?.versionId != null) continue;
+    const paths = extract.files.map((f) => join(projectRoot, "test", "fixtures", "sanctions", f));
+    out.push(await importSanctions(service.services, extract.list, paths, { asOf: extract.asOf, extract: true }));
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { importMissingDatasets } from "../adapters/importers/datasets.ts";
-import { DEMO_ACCOUNT, setupDemo, startDemoSimulator } from "./demo.ts";
+import { DEMO_ACCOUNT, loadDemoSanctionsExtracts, setupDemo, startDemoSimulator } from "./demo.ts";
+import { coverageStartLines, listCoverage } from "../domain/sanctions/coverage.ts";
 import { VesselMaintenance } from "../adapters/archive/maintenance.ts";
 import { SanctionsRefresher } from "../adapters/importers/sanctions-refresh.ts";
 import { bindPorts, buildServer } from "../compose/server.ts";
@@ -35,6 +36,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   }
   const service: Service = { ...core, app: server.app };
   const demoSetup = values.demo ? await setupDemo(core) : null;
+  // The demo's dated extracts, marked as extracts; plain `serve` never loads them.
+  if (values.demo) await loadDemoSanctionsExtracts(core, PROJECT_ROOT);
   const base = config.baseUrl ?? ports.address;
   io.out(`maritime-data-service listening on ${base}`);
   io.out(`station ingest: tcp ${ports.tcpPort ?? "off"}, udp ${ports.udpPort ?? "off"}, http POST ${base}/ingest/nmea`);
@@ -46,6 +49,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
     io.out(`try: curl -H "Authorization: Bearer ${demoSetup.proKey}" "${base}/api/v1/me/feed?maxAge=5"`);
     io.out(`account pages: ${base}/login as ${demoSetup.user.email}, password ${demoSetup.user.password}`);
   }
+  // Loudly, one line per list that is missing, stale or only an extract: screening never calls a vessel clear against a list it lacks.
+  const sanctionsStates = await core.services.sanctions.listStates();
+  const now = core.services.clock.now();
+  for (const line of coverageStartLines(sanctionsStates.map((st) => listCoverage(st, now, core.config.sanctionsStaleDays)))) io.out(line);
   const simulator = demoSetup ? startDemoSimulator(core, demoSetup, ports.tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
   let background: { refresher: SanctionsRefresher | null; maintenance: VesselMaintenance } | null = null;
   const stop = async () => {

@@ -133,7 +133,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     wrecks: new SqlWreckStore(store.db),
-    sanctions: new SqlSanctionsStore(store.db),
+    sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
     vessels: new SqlVesselStore(store.db, store.dialect),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
 import { sourced } from "../domain/rights/sourced.ts";
-import { listingDate } from "../domain/sanctions/matching.ts";
+import { ListCoverageSchema } from "./projections/designation-match.ts";
+import { listCoverage } from "../domain/sanctions/coverage.ts";
+import { listingDates } from "../domain/sanctions/matching.ts";
 import { defineOperation } from "./operation.ts";
 import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
 
@@ -27,8 +29,9 @@ const SanctionsListRowSchema = z.object({
   flag: z.string().nullable(),
   vesselType: z.string().nullable(),
   program: z.string().nullable(),
+  measures: z.array(z.string()),
   listedAt: z.string().nullable(),
-  listedAtSource: z.enum(["list", "first_seen"]),
+  firstSeenAt: z.string(),
   sourceUrl: z.string(),
 });
 
@@ -53,6 +56,7 @@ export const sanctionsList = defineOperation({
       listName: z.string(),
       asOf: z.string().nullable(),
       importedAt: z.string().nullable(),
+      coverage: ListCoverageSchema,
     },
     data: z.array(SanctionsListRowSchema),
   },
@@ -70,9 +74,10 @@ export const sanctionsList = defineOperation({
       top: {
         list: input.list,
         listName: SANCTIONS_LIST_NAMES[input.list],
-        // When the version was taken, so a client can tell a stale or never-imported list.
+        // When the version was taken, so a client can tell a stale, extract or never-imported list.
         asOf: state?.asOf ?? null,
         importedAt: state?.importedAt ? new Date(state.importedAt).toISOString() : null,
+        coverage: listCoverage(state ?? { list: input.list, asOf: null, importedAt: null, active: 0, extract: false }, ctx.now, ctx.services.sanctions.staleAfterDays),
       },
       data: page.map(({ designation: d, record: r }) =>
         sourced(
@@ -88,7 +93,9 @@ export const sanctionsList = defineOperation({
             flag: r.flag,
             vesselType: r.vesselType,
             program: r.program,
-            ...listingDate(d),
+            // Every measure the list imposes on the vessel (a vessel can be designated under several).
+            measures: r.measures,
+            ...listingDates(d),
             sourceUrl: r.sourceUrl,
           },
           // Plain values only: the rights filter need not walk into the row.

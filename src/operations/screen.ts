@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { formatVesselId, parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
-import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
+import { SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
+import { anyListChecked, coverageInWords, listCoverage, noMatchIsClear } from "../domain/sanctions/coverage.ts";
+import { AppError } from "../domain/errors.ts";
 import { defineOperation } from "./operation.ts";
-import { findDesignations, screenDesignation } from "./projections/designation-match.ts";
+import { findDesignations, ListCoverageSchema, screenDesignation } from "./projections/designation-match.ts";
 
 const MAX_SCREEN_IDS = 50;
 
@@ -11,7 +13,8 @@ const SCREEN_METHOD =
   "Identifier-only matching. A designation matches an IMO query when one of the IMO numbers it carries or carried while designated equals it, " +
   "and an MMSI query when one of its MMSIs does. For an IMO query, designations that carry no IMO at all also match by the MMSIs the IMO's own " +
   "designations carry (matchedOn mmsi). Names are never matched. No match means that no designation on the screened lists, as of the versions " +
-  "given in `coverage`, carries that identifier; it is not a clearance of the vessel.";
+  "given in `coverage`, carries that identifier; it is not a clearance of the vessel. `sanctioned` is false only when every requested list was checked " +
+  "in full; when a list was never loaded or only a dated extract of it is held, a vessel without a match is `sanctioned: null` (unknown).";
 
 type Query = { text: string; id: VesselId };
 
@@ -73,8 +76,8 @@ const ScreenDesignationSchema = z.object({
   recordId: z.string(),
   name: z.string(),
   program: z.string().nullable(),
-  listedAt: z.string(),
-  listedAtSource: z.enum(["list", "first_seen"]),
+  listedAt: z.string().nullable(),
+  firstSeenAt: z.string(),
   delistedAt: z.string().nullable(),
   matchedOn: z.enum(["imo", "mmsi"]),
   matchedValue: z.number().int(),
@@ -114,9 +117,8 @@ export const screen = defineOperation({
     top: {
       method: z.string(),
       sanctionedCount: z.number().int().nullable(),
-      coverage: z.array(
-        z.object({ list: z.string(), listName: z.string(), asOf: z.string().nullable(), importedAt: z.string().nullable(), activeDesignations: z.number().int() }),
-      ),
+      coverage: z.array(ListCoverageSchema),
+      coverageNote: z.string(),
     },
     data: z.array(ScreenResultSchema),
   },
@@ -127,6 +129,12 @@ export const screen = defineOperation({
     const lists = input.lists;
     // One read of the list versions serves the coverage and pins the lookups to the same versions.
     const states = await ctx.services.sanctions.listStates();
+    const coverage = states.filter((s) => lists.includes(s.list)).map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
+    // Nothing checked at all is not an answer: a 503, not charged (errors are never charged).
+    if (!anyListChecked(coverage)) {
+      throw new AppError("sanctions_unavailable", `None of the requested sanctions lists (${lists.join(", ")}) has been loaded yet, so nothing could be checked. Not charged.`);
+    }
+    const clearWhenNoMatch = noMatchIsClear(coverage);
     const found = await findDesignations(ctx.services.sanctions, input.ids.map((q) => q.id), lists, states);
 
     let sanctionedCount = 0;
@@ -148,7 +156,8 @@ export const screen = defineOperation({
         // The name a list gives the vessel: a fact of that list, shown only where the list may be.
         name: named ? sourced("designations", [named.hit.list], named.hit.name, { whenWithheld: "null", leaf: true }) : null,
         // "Sanctioned" rests on the lists that designate the vessel; with one of them withheld it is unknown (null).
-        sanctioned: active.length > 0 ? sourced("designations", activeSources, true, { whenWithheld: "null", leaf: true }) : false,
+        // No match is "not sanctioned" only when every requested list was checked in full.
+        sanctioned: active.length > 0 ? sourced("designations", activeSources, true, { whenWithheld: "null", leaf: true }) : clearWhenNoMatch ? false : null,
         activeDesignations: active.map(screenDesignation),
         pastDesignations: past.map(screenDesignation),
       };
@@ -158,15 +167,8 @@ export const screen = defineOperation({
       top: {
         method: SCREEN_METHOD,
         sanctionedCount: sanctionedCount > 0 ? sourced("sanctionedCount", [...sanctionedSources].sort(), sanctionedCount, { whenWithheld: "null", leaf: true }) : 0,
-        coverage: states
-          .filter((s) => lists.includes(s.list))
-          .map((s) => ({
-            list: s.list,
-            listName: SANCTIONS_LIST_NAMES[s.list],
-            asOf: s.asOf,
-            importedAt: s.importedAt ? new Date(s.importedAt).toISOString() : null,
-            activeDesignations: s.active,
-          })),
+        coverage,
+        coverageNote: coverageInWords(coverage),
       },
       data,
     };

@@ -7,7 +7,8 @@ import type { PositionFix, VesselIdentity } from "../ports/positions.ts";
 import type { VesselNameLink, VesselRecord } from "../ports/vessels.ts";
 import { defineOperation } from "./operation.ts";
 import { vesselIdParam } from "./params.ts";
-import { designationsOf, vesselPageDesignation } from "./projections/designation-match.ts";
+import { listCoverage } from "../domain/sanctions/coverage.ts";
+import { designationsOf, ListCoverageSchema, vesselPageDesignation } from "./projections/designation-match.ts";
 import { describes, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -91,13 +92,16 @@ const VesselPageSchema = z.object({
       recordId: z.string(),
       name: z.string(),
       program: z.string().nullable(),
-      listedAt: z.string(),
+      listedAt: z.string().nullable(),
+      firstSeenAt: z.string(),
       delistedAt: z.string().nullable(),
       active: z.boolean(),
       matchedOn: z.enum(["imo", "mmsi"]),
       sourceUrl: z.string(),
     }),
   ),
+  /** Which lists `sanctions` was read from, as of when; a list never loaded is `missing`, so an empty `sanctions` is not a clearance. */
+  sanctionsCoverage: z.array(ListCoverageSchema),
   companies: z.array(z.object({ role: z.string(), name: z.string(), sources: z.array(z.string()) })),
 });
 
@@ -163,7 +167,9 @@ export const vesselsGet = defineOperation({
     const fix = fixes[0];
     // The same designations screening gives for the ship's id: by IMO when known, else by its MMSI.
     const sanctionsId: VesselId | null = imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
-    const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId) : [];
+    const sanctionStates = await ctx.services.sanctions.listStates();
+    const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
+    const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
 
     return {
       top: {
@@ -211,6 +217,7 @@ export const vesselsGet = defineOperation({
               )
             : [],
         sanctions: designations.map(vesselPageDesignation),
+        sanctionsCoverage,
         companies: (record?.fleet ?? [])
           .filter((f) => f.operator)
           .map((f) => sourced("companies", [f.source], { role: "operator", name: f.operator!, sources: [f.source] }, { countRows: true, leaf: true })),

@@ -14,6 +14,8 @@ export interface SanctionsVersionInput {
   /** When the import ran (epoch ms). */
   importedAt: number;
   guard?: DelistingGuardOptions;
+  /** A dated extract of the list (the demo's samples), not the list as published. */
+  extract?: boolean;
 }
 
 export interface SanctionsImportResult {
@@ -40,6 +42,8 @@ export interface SanctionsListState {
   asOf: string | null;
   importedAt: number | null;
   active: number;
+  /** The latest version is a dated extract, not the list as published. */
+  extract: boolean;
 }
 
 export interface SanctionsVersionRow {
@@ -69,6 +73,8 @@ export interface StoredDesignation {
   listedAt: string | null;
   /** as_of of the version where the record first appeared. */
   firstSeen: string;
+  /** When this service first saw the designation: the import time (epoch ms) of that version. */
+  firstSeenAt: number;
   delistedAt: string | null;
   sourceUrl: string;
   /** Every IMO / MMSI the record carried while designated, current and former. */
@@ -118,6 +124,8 @@ export interface FindByIdentifiers {
 }
 
 export interface SanctionsStore {
+  /** Days after its last successful import that a list counts as stale. */
+  readonly staleAfterDays: number;
   /**
    * Stores a version all or nothing: diff against the list's active designations,
    * the delisting guard, the new spells, delistings, identifier history and events in one

@@ -76,7 +76,7 @@ for (const engine of ENGINES) {
           ["eu", "32014R0833/XLII/414", "imo"],
         ],
       );
-      assert.ok(tango.activeDesignations.every((d: any) => d.listedAtSource === "list" && /^\d{4}-\d{2}-\d{2}$/.test(d.listedAt) && d.delistedAt === null));
+      assert.ok(tango.activeDesignations.every((d: any) => /^\d{4}-\d{2}-\d{2}$/.test(d.listedAt) && d.delistedAt === null));
       assert.deepEqual([artavil.imo, artavil.mmsi, artavil.name], [null, 572469210, "ARTAVIL"]);
       assert.deepEqual(
         artavil.activeDesignations.map((d: any) => [d.list, d.recordId, d.matchedOn, d.program, d.sourceUrl]),
@@ -114,13 +114,27 @@ for (const engine of ENGINES) {
       assert.equal(byName.body.error.param, "ids");
     });
 
-    it("an unlisted vessel: not sanctioned, no designation, and the method says it is no clearance", async () => {
-      const r = await get(t, "/api/v1/screen?ids=9074729,mmsi-244123456", key);
+    it("an unlisted vessel: not sanctioned on the lists loaded in full, no designation, and the method says it is no clearance", async () => {
+      const r = await get(t, "/api/v1/screen?ids=9074729,mmsi-244123456&lists=ofac,uk,eu,canada", key);
       for (const d of r.body.data) {
         assert.equal(d.sanctioned, false);
         assert.deepEqual([d.activeDesignations, d.pastDesignations, d.name], [[], [], null]);
       }
       assert.equal(r.body.sanctionedCount, 0);
+      assert.ok(r.body.coverage.every((c: any) => c.status === "current" && c.kind === "list"));
+      assert.match(r.body.coverageNote, /sanctioned=false has no active designation/);
+    });
+
+    it("with a requested list never loaded, an unlisted vessel is unknown (null), never clear, and the list is named as missing", async () => {
+      const r = await get(t, "/api/v1/screen?ids=9074729,9187629", key);
+      assert.equal(r.status, 200);
+      const [unlisted, artavil] = r.body.data;
+      assert.equal(unlisted.sanctioned, null);
+      assert.equal(artavil.sanctioned, true, "a match on a loaded list is still a match");
+      const nz = r.body.coverage.find((c: any) => c.list === "new-zealand");
+      assert.deepEqual([nz.status, nz.asOf, nz.importedAt, nz.kind], ["missing", null, null, null]);
+      assert.match(r.body.coverageNote, /NOT CHECKED, never loaded: new-zealand/);
+      assert.match(r.body.coverageNote, /NOT as clear/);
     });
 
     it("`lists` narrows the lists screened; new-zealand is accepted", async () => {
@@ -197,8 +211,9 @@ for (const engine of ENGINES) {
         flag: "Iran",
         vesselType: "Crude/Oil Products Tanker",
         program: "IRAN",
-        listedAt: "2024-05-03",
-        listedAtSource: "first_seen",
+        measures: ["Additional Sanctions Information - Subject to Secondary Sanctions"],
+        listedAt: null,
+        firstSeenAt: artavil.firstSeenAt,
         sourceUrl: "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=15036",
       });
       const never = await get(t, "/api/v1/sanctions/new-zealand", key);

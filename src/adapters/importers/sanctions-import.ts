@@ -15,6 +15,8 @@ export interface SanctionsImportOptions {
   /** Largest share of active designations one import may delist (default 0.2, see diff.ts). */
   maxDelistedShare?: number;
   onWarning?: (message: string) => void;
+  /** The files are a dated extract of the list (the demo's samples), not the list as published. */
+  extract?: boolean;
 }
 
 export interface SanctionsImportDeps {
@@ -74,6 +76,7 @@ export async function importSanctionsFiles(
     bytes: files.reduce((n, f) => n + f.bytes.length, 0),
     importedAt: deps.clock.now(),
     guard: options.maxDelistedShare === undefined ? undefined : { maxDelistedShare: options.maxDelistedShare },
+    extract: options.extract === true,
   });
 }
 

@@ -56,8 +56,12 @@ function successResult(spec: ToolSpec, outcome: Outcome, ctx: CallContext): Tool
     const cursor = new URL(body.next).searchParams.get("cursor");
     if (cursor) structured.nextCursor = cursor;
   }
+  const content: ToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
+  // Screening also says in words which lists were checked and which were not, so that an
+  // assistant skimming the result cannot read a partial check as a clearance.
+  if (typeof body.coverageNote === "string") content.push({ type: "text", text: `Sanctions screening coverage: ${body.coverageNote}` });
   return {
-    content: [{ type: "text", text: JSON.stringify(structured) }],
+    content,
     structuredContent: structured,
     _meta: { "mds/request": { requestId: ctx.requestId, creditsCharged: outcome.credits.cost, creditsRemaining: outcome.credits.remaining } },
   };

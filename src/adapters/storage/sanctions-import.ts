@@ -65,7 +65,9 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
     const previous = activeRows.map((r) => JSON.parse(r.record) as Designation);
     const diff = diffDesignations(previous, input.designations);
     const verdict = assertDelistingGuard(diff, input.guard);
-    const baseline = state.version_id === null;
+    // The first version of a list is a starting state, not a change; so is the first full list
+    // after a dated extract (the demo's): its listings were not observed as they happened.
+    const baseline = state.version_id === null || (state.extract === 1 && input.extract !== true);
 
     const version = await tx
       .insertInto("sanctions_versions")
@@ -74,6 +76,7 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
         as_of: asOf,
         imported_at: importedAt,
         origin: input.origin,
+        extract: input.extract ? 1 : 0,
         checksum: input.checksum,
         bytes: input.bytes,
         records: input.designations.length,
@@ -186,7 +189,7 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
     await tx.updateTable("sanctions_designations").set({ last_version_id: v }).where("list", "=", list).where("active", "=", 1).execute();
     await tx
       .updateTable("sanctions_lists")
-      .set({ version_id: v, as_of: asOf, imported_at: importedAt, active: diff.currentActiveCount })
+      .set({ version_id: v, as_of: asOf, imported_at: importedAt, active: diff.currentActiveCount, extract: input.extract ? 1 : 0 })
       .where("list", "=", list)
       .execute();
 

@@ -12,13 +12,14 @@ import type {
   SanctionsVersionRow,
   StoredDesignation,
 } from "../../ports/sanctions.ts";
+import { DEFAULT_STALE_AFTER_DAYS } from "../../domain/sanctions/coverage.ts";
 import { importSanctionsVersion } from "./sanctions-import.ts";
 import type { Database, SanctionsDesignationsTable } from "./schema.ts";
 
 type DesignationRow = Pick<
   SanctionsDesignationsTable,
   "list" | "record_id" | "active" | "name" | "program" | "listed_at" | "first_seen" | "delisted_at" | "source_url" | "all_imos" | "all_mmsis"
-> & { id: number };
+> & { id: number; first_seen_at: number };
 
 function toStored(r: DesignationRow): StoredDesignation {
   return {
@@ -30,6 +31,7 @@ function toStored(r: DesignationRow): StoredDesignation {
     program: r.program,
     listedAt: r.listed_at,
     firstSeen: r.first_seen,
+    firstSeenAt: Number(r.first_seen_at),
     delistedAt: r.delisted_at,
     sourceUrl: r.source_url,
     allImos: JSON.parse(r.all_imos) as number[],
@@ -50,6 +52,7 @@ const DESIGNATION_COLUMNS = [
   "d.source_url",
   "d.all_imos",
   "d.all_mmsis",
+  "fv.imported_at as first_seen_at",
 ] as const;
 
 /** Designations of one list by IMO and MMSI value, as of one version. */
@@ -58,9 +61,11 @@ type ListIndex = { versionId: number; byValue: Map<number, IdentifierHit[]> };
 export class SqlSanctionsStore implements SanctionsStore {
   readonly #db: Kysely<Database>;
   readonly #index = new Map<string, ListIndex>();
+  readonly staleAfterDays: number;
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, options: { staleAfterDays?: number } = {}) {
     this.#db = db;
+    this.staleAfterDays = options.staleAfterDays ?? DEFAULT_STALE_AFTER_DAYS;
   }
 
   importVersion(input: SanctionsVersionInput): Promise<SanctionsImportResult> {
@@ -72,7 +77,14 @@ export class SqlSanctionsStore implements SanctionsStore {
     const byList = new Map(rows.map((r) => [r.list, r]));
     return SANCTIONS_LISTS.map((list) => {
       const r = byList.get(list);
-      return { list, versionId: r?.version_id ?? null, asOf: r?.as_of ?? null, importedAt: r?.imported_at ?? null, active: r?.active ?? 0 };
+      return {
+        list,
+        versionId: r?.version_id ?? null,
+        asOf: r?.as_of ?? null,
+        importedAt: r?.imported_at == null ? null : Number(r.imported_at),
+        active: r?.active ?? 0,
+        extract: r?.extract === 1,
+      };
     });
   }
 
@@ -97,6 +109,7 @@ export class SqlSanctionsStore implements SanctionsStore {
   async listActive(list: SanctionsListKey, afterId: number, limit: number): Promise<{ designation: StoredDesignation; record: Designation }[]> {
     const rows = await this.#db
       .selectFrom("sanctions_designations as d")
+      .innerJoin("sanctions_versions as fv", "fv.id", "d.first_version_id")
       .select([...DESIGNATION_COLUMNS, "d.record"])
       .where("d.list", "=", list)
       .where("d.active", "=", 1)
@@ -145,6 +158,7 @@ export class SqlSanctionsStore implements SanctionsStore {
       const rows = await this.#db
         .selectFrom("sanctions_identifiers as i")
         .innerJoin("sanctions_designations as d", "d.id", "i.designation_id")
+        .innerJoin("sanctions_versions as fv", "fv.id", "d.first_version_id")
         .select([...DESIGNATION_COLUMNS, "i.kind", "i.value", "i.current"])
         .where("d.list", "=", list)
         .execute();

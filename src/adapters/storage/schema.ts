@@ -215,6 +215,8 @@ export interface SanctionsListsTable {
   imported_at: number | null;
   active: number;
   locked_at: number | null;
+  /** 1 when the latest version is a dated extract, not the list as published. */
+  extract: Generated<number>;
 }
 
 /** One row per import of a list. */
@@ -225,6 +227,8 @@ export interface SanctionsVersionsTable {
   imported_at: number;
   /** The files or URLs read, comma-separated. */
   origin: string;
+  /** 1 for a dated extract (the demo's samples), not the list as published. */
+  extract: Generated<number>;
   /** SHA-256 hex over the input files (name and bytes, in name order). */
   checksum: string;
   bytes: number;

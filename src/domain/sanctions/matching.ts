@@ -72,7 +72,11 @@ export function matchVessel<D extends MatchableDesignation>(id: VesselId, direct
   return matches.sort(compareMatches);
 }
 
-/** When a designation was listed: the list's own date, or else when the service first saw it on the list. */
-export function listingDate(d: { listedAt: string | null; firstSeen: string }): { listedAt: string; listedAtSource: "list" | "first_seen" } {
-  return d.listedAt ? { listedAt: d.listedAt, listedAtSource: "list" } : { listedAt: d.firstSeen, listedAtSource: "first_seen" };
+/**
+ * When a designation was listed, as the publication gives it: `listedAt` is the list's own
+ * date, or null where the publication carries none (OFAC's sdn.csv); `firstSeenAt` is when
+ * this service first saw the designation (an instant), never passed off as a listing date.
+ */
+export function listingDates(d: { listedAt: string | null; firstSeenAt: number }): { listedAt: string | null; firstSeenAt: string } {
+  return { listedAt: d.listedAt, firstSeenAt: new Date(d.firstSeenAt).toISOString() };
 }

@@ -1,7 +1,8 @@
+import { z } from "zod";
 import { formatVesselId, type VesselId } from "../../domain/identifiers.ts";
 import { sourced } from "../../domain/rights/sourced.ts";
 import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
-import { type DesignationMatch, linkedMmsisOf, listingDate, matchVessel } from "../../domain/sanctions/matching.ts";
+import { type DesignationMatch, linkedMmsisOf, listingDates, matchVessel } from "../../domain/sanctions/matching.ts";
 import type { IdentifierHit, SanctionsListState, SanctionsStore } from "../../ports/sanctions.ts";
 
 export type Match = DesignationMatch<IdentifierHit>;
@@ -33,8 +34,8 @@ export async function findDesignations(store: SanctionsStore, ids: readonly Vess
 }
 
 /** One vessel's designations on every list, as the vessel page shows them. */
-export async function designationsOf(store: SanctionsStore, id: VesselId): Promise<Match[]> {
-  const found = await findDesignations(store, [id], SANCTIONS_LISTS, await store.listStates());
+export async function designationsOf(store: SanctionsStore, id: VesselId, states?: readonly SanctionsListState[]): Promise<Match[]> {
+  const found = await findDesignations(store, [id], SANCTIONS_LISTS, states ?? (await store.listStates()));
   return found.get(formatVesselId(id)) ?? [];
 }
 
@@ -51,7 +52,6 @@ function group<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, 
 
 /** A designation as screening shows it, shown only where its list may be. */
 export function screenDesignation({ hit, matchedOn }: Match) {
-  const date = listingDate(hit);
   return sourced(
     "designations",
     [hit.list],
@@ -61,8 +61,7 @@ export function screenDesignation({ hit, matchedOn }: Match) {
       recordId: hit.recordId,
       name: hit.name,
       program: hit.program,
-      listedAt: date.listedAt,
-      listedAtSource: date.listedAtSource,
+      ...listingDates(hit),
       delistedAt: hit.delistedAt,
       matchedOn,
       matchedValue: hit.value,
@@ -86,7 +85,7 @@ export function vesselPageDesignation({ hit, matchedOn }: Match) {
       recordId: hit.recordId,
       name: hit.name,
       program: hit.program,
-      listedAt: listingDate(hit).listedAt,
+      ...listingDates(hit),
       delistedAt: hit.delistedAt,
       active: hit.active,
       matchedOn,
@@ -95,3 +94,16 @@ export function vesselPageDesignation({ hit, matchedOn }: Match) {
     { countRows: true, leaf: true },
   );
 }
+
+/** One list's coverage as every sanctions answer shows it (domain/sanctions/coverage.ts). */
+export const ListCoverageSchema = z.object({
+  list: z.string(),
+  listName: z.string(),
+  status: z.enum(["current", "stale", "extract", "missing"]),
+  asOf: z.string().nullable(),
+  importedAt: z.string().nullable(),
+  kind: z.enum(["list", "extract"]).nullable(),
+  extract: z.boolean(),
+  stale: z.boolean(),
+  activeDesignations: z.number().int(),
+});

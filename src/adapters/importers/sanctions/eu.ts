@@ -18,6 +18,7 @@ import {
   parseDayFirstDate,
   SanctionsParseError,
   splitImoValue,
+  uniqueStrings,
 } from "../../../domain/sanctions/designation.ts";
 import {
   attr,
@@ -28,6 +29,7 @@ import {
   detectFormat,
   firstWins,
   headerIndex,
+  headerKey,
   type ParseOptions,
   parseCsvRows,
   parseXml,
@@ -95,11 +97,14 @@ function slug(s: string): string {
 }
 
 const JOURNAL_REQUIRED = ["recordid", "annex", "name", "imonumber", "startdate"];
+/** Every column the annex-table reader understands; any other is reported, and its values kept in `remarks`. */
+const JOURNAL_KNOWN = new Set([...JOURNAL_REQUIRED, "celex", "amendedcelex", "amendmentcelex", "programkey", "measure", "reason", "schema", "alias", "previousname", "mmsi", "flag", "notes"]);
 
 type JournalRow = { designation: Designation; amendment: string };
 
-function fromJournalCsv(file: SourceFile, rows: string[][]): JournalRow[] {
+function fromJournalCsv(file: SourceFile, rows: string[][], warn: (message: string) => void): JournalRow[] {
   const index = headerIndex(rows[0]!);
+  const unknown = rows[0]!.map((h, i) => ({ header: h.trim(), i })).filter(({ header }) => header !== "" && !JOURNAL_KNOWN.has(headerKey(header)));
   const missing = JOURNAL_REQUIRED.filter((c) => !index.has(c));
   if (missing.length > 0 || !(index.has("celex") || index.has("amendedcelex"))) {
     throw new SanctionsParseError(
@@ -112,6 +117,7 @@ function fromJournalCsv(file: SourceFile, rows: string[][]): JournalRow[] {
     return i === undefined ? "" : (row[i] ?? "").trim();
   };
   const out: JournalRow[] = [];
+  let rowsWithUnknown = 0;
   rows.slice(1).forEach((row, i) => {
     if (row.length !== rows[0]!.length) {
       throw new SanctionsParseError(LIST, `${file.name} line ${i + 2} has ${row.length} columns, expected ${rows[0]!.length}; the file may be truncated`);
@@ -129,6 +135,10 @@ function fromJournalCsv(file: SourceFile, rows: string[][]): JournalRow[] {
     const act = celexToAct(celex);
     const program = annex ? `${act} Annex ${annex}` : act;
     const startDate = get(row, "startdate");
+    // Fields this reader does not understand are kept, verbatim, in the remarks, and counted below.
+    const extra = unknown.map(({ header, i: at }) => [header, (row[at] ?? "").trim()] as const).filter(([, v]) => v !== "");
+    if (extra.length > 0) rowsWithUnknown++;
+    const notes = [get(row, "notes"), ...extra.map(([h, v]) => `${h}: ${v}`)].filter((v) => v !== "").join("; ");
     const input: DesignationInput = {
       list: LIST,
       recordId: `${celex}/${annex}/${local}`,
@@ -142,7 +152,7 @@ function fromJournalCsv(file: SourceFile, rows: string[][]): JournalRow[] {
       flag: get(row, "flag"),
       measures: [get(row, "measure")],
       reason: get(row, "reason"),
-      remarks: get(row, "notes"),
+      remarks: notes,
       externalIds: [
         ...(entry !== "" ? [{ type: `${act} Annex ${annex} entry`, value: entry }] : []),
         ...(amendment !== "" ? [{ type: "Amending act", value: celexToAct(amendment) }] : []),
@@ -153,7 +163,38 @@ function fromJournalCsv(file: SourceFile, rows: string[][]): JournalRow[] {
     };
     out.push({ designation: makeDesignation(input), amendment });
   });
+  if (unknown.length > 0) {
+    warn(`${file.name}: ${unknown.length} column(s) not understood (${unknown.map((u) => u.header).join(", ")}); their values, in ${rowsWithUnknown} vessel row(s), are kept in remarks`);
+  }
   return out;
+}
+
+/**
+ * One designation per annex entry, the newest amendment's wording first, keeping every
+ * measure: a vessel designated under two measures in one entry (two rows) keeps both, with
+ * each measure's grounds, instead of the second row being dropped.
+ */
+function mergeEntries(rows: readonly Designation[]): Designation[] {
+  const byRecord = new Map<string, Designation[]>();
+  for (const d of rows) byRecord.set(d.recordId, [...(byRecord.get(d.recordId) ?? []), d]);
+  return [...byRecord.values()].map((group) => {
+    const [first, ...rest] = group as [Designation, ...Designation[]];
+    const measures = uniqueStrings(group.flatMap((d) => d.measures));
+    if (rest.length === 0 || measures.length <= first.measures.length) return first;
+    const reasonOf = new Map<string, string>();
+    for (const d of group) for (const m of d.measures) if (d.reason && !reasonOf.has(m)) reasonOf.set(m, d.reason);
+    const reasons = uniqueStrings(measures.map((m) => reasonOf.get(m)));
+    const dates = group.map((d) => d.listedAt).filter((x): x is string => x !== null).sort();
+    return {
+      ...first,
+      measures,
+      reason: reasons.length > 1 ? measures.filter((m) => reasonOf.has(m)).map((m) => `${m}: ${reasonOf.get(m)}`).join(" | ") : first.reason,
+      // The entry is listed from its earliest measure.
+      listedAt: dates[0] ?? first.listedAt,
+      programs: uniqueStrings(group.flatMap((d) => d.programs)),
+      externalIds: [...first.externalIds, ...rest.flatMap((d) => d.externalIds).filter((e) => !first.externalIds.some((f) => f.type === e.type && f.value === e.value))],
+    };
+  });
 }
 
 const VESSEL_WORDS = /\b(vessel|tanker|ship|m\/v|m\.v\.|bulk carrier|cargo ship|oil tanker)\b/i;
@@ -233,12 +274,12 @@ export function parseEu(input: SanctionsInput, options: EuParseOptions = {}): De
       const firstLine = text.split(/\r?\n/, 1)[0] ?? "";
       const rows = parseCsvRows(LIST, file, text, firstLine.includes(";") && !firstLine.includes(",") ? ";" : ",");
       if (rows.length === 0) throw new SanctionsParseError(LIST, `${file.name} has no CSV header`);
-      journal.push(...fromJournalCsv(file, rows));
+      journal.push(...fromJournalCsv(file, rows, options.onWarning ?? (() => {})));
     } else {
       throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected an EU annex table (CSV) or the FSF XML`);
     }
   }
   // Newest amendment first, consolidated text last, so firstWins keeps the latest wording.
   journal.sort((a, b) => b.amendment.localeCompare(a.amendment));
-  return firstWins([...journal.map((j) => j.designation), ...fsf]);
+  return firstWins([...mergeEntries(journal.map((j) => j.designation)), ...fsf]);
 }

@@ -7,6 +7,7 @@ import { alertsWebhooks } from "./0006-alerts-webhooks.ts";
 import { people } from "./0007-people.ts";
 import { oauth } from "./0008-oauth.ts";
 import { wrecks } from "./0010-wrecks.ts";
+import { sanctionsExtracts } from "./0011-sanctions-extracts.ts";
 import { zoneState } from "./0012-zone-state.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
@@ -24,6 +25,7 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0007_people": people(types),
     "0008_oauth": oauth(types),
     "0010_wrecks": wrecks(types),
+    "0011_sanctions_extracts": sanctionsExtracts(),
     "0012_zone_state": zoneState(types),
   };
 }

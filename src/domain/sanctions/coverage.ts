@@ -1,0 +1,112 @@
+/**
+ * What a screening answer actually checked: per list, whether it was loaded, from what
+ * kind of publication, as of when, and whether it is stale. A compliance user reads "no
+ * match" as "clear", so a no-match may only say `false` when every requested list was
+ * checked in full; otherwise it is unknown (`null`), and the answer says why in words.
+ */
+import { SANCTIONS_LIST_NAMES, type SanctionsListKey } from "./designation.ts";
+
+/** A list not imported successfully for this many days is stale (SANCTIONS_STALE_DAYS). */
+export const DEFAULT_STALE_AFTER_DAYS = 8;
+
+const DAY_MS = 86_400_000;
+
+/** The latest version of a list as coverage needs it (nulls: never imported). */
+export interface ListStateForCoverage {
+  list: SanctionsListKey;
+  asOf: string | null;
+  importedAt: number | null;
+  active: number;
+  extract: boolean;
+}
+
+/**
+ * `missing`: never loaded, nothing was checked; `extract`: a dated excerpt, a match is real
+ * but a no-match says nothing; `stale`: the full list, but its last successful import is
+ * older than the threshold; `current`: the full list, recently imported.
+ */
+export type CoverageStatus = "current" | "stale" | "extract" | "missing";
+
+export interface ListCoverage {
+  list: SanctionsListKey;
+  listName: string;
+  status: CoverageStatus;
+  /** The day the version stands for (yyyy-mm-dd), null when never loaded. */
+  asOf: string | null;
+  /** Last successful import (ISO 8601 timestamp), null when never loaded. */
+  importedAt: string | null;
+  /** `list`: the publication itself; `extract`: a dated excerpt of it; null: never loaded. */
+  kind: "list" | "extract" | null;
+  extract: boolean;
+  stale: boolean;
+  activeDesignations: number;
+}
+
+export function listCoverage(state: ListStateForCoverage, now: number, staleAfterDays: number): ListCoverage {
+  const loaded = state.importedAt !== null && state.asOf !== null;
+  const stale = loaded && now - state.importedAt! > staleAfterDays * DAY_MS;
+  const status: CoverageStatus = !loaded ? "missing" : state.extract ? "extract" : stale ? "stale" : "current";
+  return {
+    list: state.list,
+    listName: SANCTIONS_LIST_NAMES[state.list],
+    status,
+    asOf: state.asOf,
+    importedAt: loaded ? new Date(state.importedAt!).toISOString() : null,
+    kind: loaded ? (state.extract ? "extract" : "list") : null,
+    extract: loaded && state.extract,
+    stale,
+    activeDesignations: state.active,
+  };
+}
+
+/** True when at least one list could be checked at all. */
+export function anyListChecked(coverage: readonly ListCoverage[]): boolean {
+  return coverage.some((c) => c.status !== "missing");
+}
+
+/**
+ * Whether a vessel with no active designation may be called not sanctioned: only when every
+ * requested list was checked in full (a stale list is still the full list, and is marked).
+ */
+export function noMatchIsClear(coverage: readonly ListCoverage[]): boolean {
+  return coverage.every((c) => c.status === "current" || c.status === "stale");
+}
+
+/** The coverage in plain words, for people and assistants reading an answer. */
+export function coverageInWords(coverage: readonly ListCoverage[]): string {
+  const by = (s: CoverageStatus) => coverage.filter((c) => c.status === s);
+  const names = (cs: readonly ListCoverage[]) => cs.map((c) => `${c.list} (as of ${c.asOf})`).join(", ");
+  const parts: string[] = [];
+  const full = [...by("current"), ...by("stale")];
+  if (full.length > 0) parts.push(`Checked against: ${names(full)}.`);
+  if (by("stale").length > 0) parts.push(`STALE (not updated for over the threshold; may miss recent designations): ${by("stale").map((c) => c.list).join(", ")}.`);
+  if (by("extract").length > 0) {
+    parts.push(`EXTRACT ONLY, not the full list: ${names(by("extract"))}; a match there is real, but no match there does not clear a vessel.`);
+  }
+  if (by("missing").length > 0) parts.push(`NOT CHECKED, never loaded: ${by("missing").map((c) => c.list).join(", ")}.`);
+  parts.push(
+    noMatchIsClear(coverage)
+      ? "A vessel with sanctioned=false has no active designation on these lists as of these dates."
+      : "Not every requested list was checked in full, so a vessel without a match is reported as sanctioned=null (unknown), NOT as clear.",
+  );
+  return parts.join(" ");
+}
+
+/**
+ * The lines `mds serve` prints about the lists at start, one per list that is missing, stale
+ * or only an extract; none when every list is held in full and current.
+ */
+export function coverageStartLines(coverage: readonly ListCoverage[]): string[] {
+  return coverage.flatMap((c) => {
+    switch (c.status) {
+      case "missing":
+        return [`sanctions: ${c.list} MISSING (never loaded): screening will not call any vessel clear against it; load it with \`npx mds import sanctions ${c.list}\``];
+      case "stale":
+        return [`sanctions: ${c.list} STALE: last successful import ${c.importedAt} (as of ${c.asOf}); answers mark it stale`];
+      case "extract":
+        return [`sanctions: ${c.list} is a dated EXTRACT as of ${c.asOf}, not the current list: matches are real, a no-match clears nothing`];
+      default:
+        return [];
+    }
+  });
+}
