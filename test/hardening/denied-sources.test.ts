@@ -14,6 +14,7 @@ import { type AlertContent, alertEventBody } from "../../src/domain/alerts/paylo
 import { SourceRegistry } from "../../src/domain/rights/source.ts";
 import { PROJECT_ROOT } from "../../src/main.ts";
 import { OPERATIONS } from "../../src/operations/registry.ts";
+import { loadDemoSanctionsExtracts } from "../../src/cli/demo.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { EXAMPLES, request } from "../security/examples.ts";
 import { fix, identity, writeFixes } from "../vessels/helpers.ts";
@@ -86,6 +87,8 @@ async function serviceDenying(denied: string | null): Promise<{ t: TestService; 
   for (const s of file.sources) if (s.id === denied) s.permissions = { api: false, redistribution: false, commercial: false };
   writeFileSync(join(dir, "sources.json"), JSON.stringify(file));
   const t = await startTestService({ env: { SOURCES_FILE: join(dir, "sources.json") } });
+  // Screening with no list loaded is a 503 (nothing could be checked): the demo's dated extracts give it lists to deny.
+  await loadDemoSanctionsExtracts(t.service, PROJECT_ROOT);
   // A shared station: the only one that links the MMSI to the IMO, and the only one that heard a second ship.
   const { accountId } = await t.key("pro", "station owner");
   const { station } = await t.service.services.stations.createStation(accountId, "shared mast");
