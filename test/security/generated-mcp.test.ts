@@ -6,6 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { loadDemoSanctionsExtracts } from "../../src/cli/demo.ts";
+import { PROJECT_ROOT } from "../../src/main.ts";
 import { OPERATIONS } from "../../src/operations/registry.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { EXAMPLES, HUGE } from "./examples.ts";
@@ -56,6 +58,8 @@ describe("security suite generated from the registry, over MCP", () => {
   let revoked: string;
   before(async () => {
     t = await startTestService();
+    // Screening with no sanctions list loaded is a 503 (nothing could be checked): load the demo's dated extracts.
+    await loadDemoSanctionsExtracts(t.service, PROJECT_ROOT);
     owners = { scale: (await t.key("scale", "owner scale")).key, team: (await t.key("team", "owner team")).key };
     const r = await t.key("scale", "revoked");
     await t.service.services.accounts.revokeKey(r.keyId);

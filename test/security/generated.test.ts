@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { loadDemoSanctionsExtracts } from "../../src/cli/demo.ts";
+import { PROJECT_ROOT } from "../../src/main.ts";
 import type { PlanId } from "../../src/domain/plans.ts";
 import { EXAMPLES, HUGE, type Owner, request } from "./examples.ts";
 import type { Operation } from "../../src/operations/operation.ts";
@@ -42,6 +44,8 @@ describe("security suite generated from the registry", () => {
   let revoked: string;
   before(async () => {
     t = await startTestService();
+    // Screening with no sanctions list loaded is a 503 (nothing could be checked): load the demo's dated extracts.
+    await loadDemoSanctionsExtracts(t.service, PROJECT_ROOT);
     for (const plan of ["scale", "team"] as const) {
       const k = await t.key(plan, `owner ${plan}`);
       owners.set(plan, { t, accountId: k.accountId, key: k.key });
