@@ -19,6 +19,7 @@ import pg from "pg";
 import { Pool } from "undici";
 import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
 import { parseConfig } from "../src/config.ts";
+import { loadDemoSanctionsExtracts } from "../src/cli/demo.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
 
 const { values: args } = parseArgs({ options: { requests: { type: "string", default: "20500" }, engine: { type: "string" }, concurrency: { type: "string", default: "12" } } });
@@ -174,6 +175,9 @@ async function runEngine(engine: "sqlite" | "postgres"): Promise<boolean> {
   try {
     service = await createService(parseConfig(env, PROJECT_ROOT));
     await importMissingDatasets(service, { progress: false });
+    // Sanctions lists to screen against (the demo's dated extracts): with none loaded, screening is a
+    // deliberate 503 sanctions_unavailable, which is an answer and not the failure this run looks for.
+    await loadDemoSanctionsExtracts(service, PROJECT_ROOT);
     await service.app.listen({ port: 0, host: "127.0.0.1" });
     const address = service.app.server.address();
     const port = typeof address === "object" && address ? address.port : 0;
