@@ -192,12 +192,19 @@ async function runEngine(engine: "sqlite" | "postgres"): Promise<boolean> {
     const revoked = await accounts.createKey(owner.id);
     await accounts.revokeKey(revoked.id);
     // More valid keys than bad ones, on several accounts, so most requests get past
-    // authentication and the rate limit into parameter parsing and the stores.
-    const more: string[] = [];
+    // authentication and the rate limit into parameter parsing and the stores. Each of the six
+    // valid slots below draws from a pool of its own, so no key nears its per-second limit.
+    const VALID_POOL_SIZE = 8;
+    const pools: string[][] = [];
     for (let n = 0; n < 6; n++) {
-      const a = await accounts.createAccount({ name: `hostile ${n}`, webPlan: null, apiPlan: "scale" });
-      more.push((await accounts.createKey(a.id)).key);
+      const pool: string[] = [];
+      for (let k = 0; k < VALID_POOL_SIZE; k++) {
+        const a = await accounts.createAccount({ name: `hostile ${n}.${k}`, webPlan: null, apiPlan: "scale" });
+        pool.push((await accounts.createKey(a.id)).key);
+      }
+      pools.push(pool);
     }
+    const more = pools.map((_, n) => `pool:${n}`);
     const bad = [revoked.key, "mds_sk_thisKeyWasNeverIssued00000000000", `mds_sk_${"A".repeat(5_000)}`, "", "mds_at_garbage"];
     const keys = [ownerKey, strangerKey, ...more, ownerKey, ...more, bad[0]!, ...more, bad[1]!, ...more, bad[2]!, ...more, bad[3]!, ...more, bad[4]!];
 
@@ -240,7 +247,8 @@ async function runEngine(engine: "sqlite" | "postgres"): Promise<boolean> {
     const values = [...HOSTILE_VALUES, ...owned];
     /** The i-th request of the run: cycles over operations, parameters, values, keys and header abuse. */
     function nth(i: number): Req {
-      const key = keys[i % keys.length]!;
+      const slot = keys[i % keys.length]!;
+      const key = slot.startsWith("pool:") ? pools[Number(slot.slice(5))]![Math.floor(i / keys.length) % VALID_POOL_SIZE]! : slot;
       const auth: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
       const kind = i % 10;
       if (kind === 9 && tools.length > 0) {
