@@ -50,19 +50,26 @@ function group<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, 
   return map;
 }
 
+/** What every view of a designation starts with: which list, which record, and its dates. */
+function designationCore(hit: Match["hit"]) {
+  return {
+    list: hit.list,
+    listName: SANCTIONS_LIST_NAMES[hit.list],
+    recordId: hit.recordId,
+    name: hit.name,
+    program: hit.program,
+    ...listingDates(hit),
+    delistedAt: hit.delistedAt,
+  };
+}
+
 /** A designation as screening shows it, shown only where its list may be. */
 export function screenDesignation({ hit, matchedOn }: Match) {
   return sourced(
     "designations",
     [hit.list],
     {
-      list: hit.list,
-      listName: SANCTIONS_LIST_NAMES[hit.list],
-      recordId: hit.recordId,
-      name: hit.name,
-      program: hit.program,
-      ...listingDates(hit),
-      delistedAt: hit.delistedAt,
+      ...designationCore(hit),
       matchedOn,
       matchedValue: hit.value,
       matchedFormerIdentifier: !hit.current,
@@ -80,13 +87,7 @@ export function vesselPageDesignation({ hit, matchedOn }: Match) {
     "sanctions",
     [hit.list],
     {
-      list: hit.list,
-      listName: SANCTIONS_LIST_NAMES[hit.list],
-      recordId: hit.recordId,
-      name: hit.name,
-      program: hit.program,
-      ...listingDates(hit),
-      delistedAt: hit.delistedAt,
+      ...designationCore(hit),
       active: hit.active,
       matchedOn,
       sourceUrl: hit.sourceUrl,
