@@ -1,4 +1,5 @@
 import { AppError } from "../domain/errors.ts";
+import { lastUseDue } from "../domain/last-use.ts";
 import { ANONYMOUS_RATE_PER_SECOND, entitlements } from "../domain/plans.ts";
 import { hashSecret, KEY_PATTERN, sameDigest } from "../domain/secrets.ts";
 import type { AccountStore, KeyPrincipalRecord } from "../ports/accounts.ts";
@@ -13,9 +14,6 @@ import type { Principal } from "./principal.ts";
  * per process is cheap next to the call it guards.
  */
 export const KEY_CACHE_TTL_MS = 1_000;
-
-/** A key's last use is written at most this often: a busy key costs one write a minute, not one per call. */
-export const LAST_USE_RESOLUTION_MS = 60_000;
 
 /** Calls without a key: sandbox rights (no commercial use), their own small rate. */
 const ANONYMOUS = { ...entitlements(null, null), plans: [], ratePerSecond: ANONYMOUS_RATE_PER_SECOND, monthlyCredits: 0 };
@@ -101,7 +99,7 @@ export class KeyAuthenticator implements Authenticator {
   #noteUse(keyId: string): void {
     const now = this.#clock.now();
     const last = this.#lastUseWritten.get(keyId);
-    if (last !== undefined && now - last < LAST_USE_RESOLUTION_MS) return;
+    if (!lastUseDue(last, now)) return;
     if (this.#lastUseWritten.size > 100_000) this.#lastUseWritten.clear();
     this.#lastUseWritten.set(keyId, now);
     this.#accounts.recordKeyUse(keyId, now).catch(() => this.#lastUseWritten.delete(keyId));

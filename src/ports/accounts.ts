@@ -31,7 +31,7 @@ export interface KeyListing {
   name: string | null;
   createdAt: number;
   revokedAt: number | null;
-  /** Recorded to the minute (LAST_USE_RESOLUTION_MS), for the keys page. */
+  /** Recorded to the minute (domain/last-use.ts), for the keys page. */
   lastUsedAt: number | null;
 }
 

@@ -1,4 +1,4 @@
-import { LAST_USED_RESOLUTION_MS } from "../../domain/oauth/lifetimes.ts";
+import { lastUseDue } from "../../domain/last-use.ts";
 import { hashSecret } from "../../domain/secrets.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { OAuthStore } from "../../ports/oauth.ts";
@@ -34,7 +34,7 @@ export class OAuthTokenVerifier {
     const now = this.#clock.now();
     if (!t || t.kind !== "access" || t.revokedAt !== null || t.grantRevoked || t.expiresAt <= now) return null;
     if (t.resource !== resource) return null;
-    if (t.grantLastUsedAt === null || now - t.grantLastUsedAt >= LAST_USED_RESOLUTION_MS) await this.#store.touchGrant(t.grantId, now);
+    if (lastUseDue(t.grantLastUsedAt, now)) await this.#store.touchGrant(t.grantId, now);
     return { accountId: t.accountId, grantId: t.grantId, userId: t.userId, scopes: t.scopes };
   }
 }

@@ -13,8 +13,6 @@ export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
  * attackers. Later, reuse means the token was copied, and the whole family goes.
  */
 export const REFRESH_REUSE_GRACE_MS = 30_000;
-/** A grant's last use is written at most this often, to keep a write off every call. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
 /** Client metadata documents are cached within these bounds, whatever their Cache-Control says. */
 export const CIMD_CACHE_MIN_MS = 60_000;
 export const CIMD_CACHE_MAX_MS = 24 * 60 * 60_000;
