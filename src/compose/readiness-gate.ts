@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../domain/errors.ts";
 import { errorBody } from "../operations/outcome.ts";
+import { publicBase } from "../adapters/shared/public-base.ts";
 
 /** Paths that read the store: they wait for the bundled data; health, metrics, docs and station ingest do not. */
 const GATED = /^\/(api\/|mcp(\/|$|\?))/;
@@ -30,7 +31,7 @@ export class ReadinessGate {
   }
 
   register(app: FastifyInstance, baseUrl: string | undefined): void {
-    const baseOf = (req: FastifyRequest) => baseUrl ?? `${req.protocol}://${req.host}`;
+    const baseOf = (req: FastifyRequest) => publicBase(baseUrl, req);
     app.addHook("onRequest", async (req, reply) => {
       if (this.#ready || !GATED.test(req.url)) return;
       const error = new AppError("service_unavailable", "The service is importing its reference data; retry in a few seconds. Not charged.");

@@ -9,6 +9,7 @@ import { sendOutcome } from "./outcome-reply.ts";
 import { openApiDocument } from "./openapi.ts";
 import { HttpMetrics } from "./metrics.ts";
 import type { Registry } from "prom-client";
+import { publicBase } from "../shared/public-base.ts";
 
 export interface AppOptions {
   pipeline: Pipeline;
@@ -100,13 +101,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Fastify's own rejections (an undecodable URL) get the same error body as ours.
     frameworkErrors: (err, req, reply) => {
       const error = new AppError("invalid_parameter", `The request is malformed: ${err.message}`, { param: "url", rule: "must be a well-formed, percent-encoded URL" });
-      const body = errorBody(error, { baseUrl: options.baseUrl ?? `${req.protocol}://${req.host}`, requestId: req.id });
+      const body = errorBody(error, { baseUrl: publicBase(options.baseUrl, req), requestId: req.id });
       (reply as FastifyReply).code(400).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(body));
     },
   });
   app.server.maxConnections = limits.maxConnections;
   const metrics = new HttpMetrics(options.metricRegistries);
-  const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
+  const baseOf = (req: FastifyRequest) => publicBase(options.baseUrl, req);
 
   const allowed = options.baseUrl || !options.allowedHosts || options.allowedHosts.includes("*") ? null : new Set(options.allowedHosts);
   if (allowed) {

@@ -4,6 +4,7 @@ import { errorBody } from "../../operations/outcome.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import type { IngestPipeline } from "./pipeline.ts";
 import type { StationDirectory } from "./station-directory.ts";
+import { publicBase } from "../shared/public-base.ts";
 
 /** Largest body accepted: ~20,000 sentences, a few minutes of a very busy station. */
 export const INGEST_BODY_LIMIT = 1024 * 1024;
@@ -18,7 +19,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  */
 export function registerIngestRoute(app: FastifyInstance, deps: { pipeline: IngestPipeline; directory: StationDirectory; baseUrl?: string }): void {
   const stations = new WeakMap<FastifyRequest, IngestStation>();
-  const baseOf = (req: FastifyRequest) => deps.baseUrl ?? `${req.protocol}://${req.host}`;
+  const baseOf = (req: FastifyRequest) => publicBase(deps.baseUrl, req);
   const fail = (req: FastifyRequest, code: ConstructorParameters<typeof AppError>[0], message?: string) =>
     errorBody(new AppError(code, message), { baseUrl: baseOf(req), requestId: req.id });
 

@@ -19,6 +19,7 @@ import { directToolCall, directToolCallResponse } from "./direct-tool-call.ts";
 import { buildMcpServer, MAX_TOOL_INPUT_ELEMENTS, runTool, SERVER_INFO } from "./server.ts";
 import type { CallContext } from "./tool-result.ts";
 import { buildToolSpecs } from "./tools.ts";
+import { publicBase } from "../shared/public-base.ts";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
@@ -113,7 +114,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     // build a "connection closed" error with its stack trace on every call.
     return transport.handleRequest(request, { authInfo, parsedBody });
   }
-  const baseOf = (req: FastifyRequest) => options.baseUrl ?? `${req.protocol}://${req.host}`;
+  const baseOf = (req: FastifyRequest) => publicBase(options.baseUrl, req);
   const metadataUrl = (req: FastifyRequest) => getOAuthProtectedResourceMetadataUrl(new URL(`${baseOf(req)}${MCP_PATH}`));
 
   // RFC 9728: what a client learns from the 401 challenge. offline_access stays out of the

@@ -3,6 +3,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { OAuthStore } from "../../ports/oauth.ts";
 import { type Html, html } from "../shared/html.ts";
 import type { CimdFetcher } from "./cimd-fetcher.ts";
+import { publicBase } from "../shared/public-base.ts";
 
 /** Who is signed in to the web face, as the sign-in work reports it. */
 export interface SignedInUser {
@@ -30,7 +31,7 @@ export interface OAuthDeps {
 export const MCP_RESOURCE_PATH = "/mcp";
 
 export function issuerOf(deps: Pick<OAuthDeps, "baseUrl">, req: FastifyRequest): string {
-  return (deps.baseUrl ?? `${req.protocol}://${req.host}`).replace(/\/+$/, "");
+  return publicBase(deps.baseUrl, req);
 }
 
 /** The one resource tokens are issued for (RFC 8707): the MCP endpoint, canonical, no trailing slash. */

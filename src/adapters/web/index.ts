@@ -19,6 +19,7 @@ import { registerStationPages } from "./station-pages.ts";
 import { configureSessions, verifyCsrf } from "./session.ts";
 import { registerWebhookPages } from "./webhook-pages.ts";
 import { registerZonePages } from "./zone-pages.ts";
+import { publicBase } from "../shared/public-base.ts";
 
 export interface WebDeps {
   pipeline: Pipeline;
@@ -99,7 +100,7 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     registerApiDocsPage(web, deps.operations);
     registerAccountPages(web, ctx);
     registerWebhookPages(web, ctx);
-    registerStationPages(web, ctx, (req: FastifyRequest) => deps.baseUrl ?? `${req.protocol}://${req.host}`);
+    registerStationPages(web, ctx, (req: FastifyRequest) => publicBase(deps.baseUrl, req));
     registerZonePages(web, ctx);
   });
 }
