@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
+import { IdentityLinker } from "../adapters/ingest/identity-linker.ts";
 import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
 import { announcingRevocations } from "../adapters/revocation/announcing-accounts.ts";
 import { type KeyRevocations, keyRevocations } from "../adapters/revocation/key-revocations.ts";
@@ -152,6 +153,9 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
   ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);
+  // A static report is linked into the vessel registry as soon as it is stored (a ship's IMO answers at once).
+  const identityLinker = new IdentityLinker((keys) => services.vessels.linkIdentities(keys), (err) => log.warn({ err }, "vessel registry: linking static reports failed; the periodic refresh links them"));
+  ingest.pipeline.onIdentities = (keys) => identityLinker.add(keys);
   return {
     config,
     people: { users: new SqlUserStore(store.db, clock), sessions: new SqlSessionStore(store.db) },
@@ -168,6 +172,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     log,
     async close() {
       await ingest.close();
+      await identityLinker.drain();
       await webhooks.close();
       await limiter.close();
       await revocations.close();

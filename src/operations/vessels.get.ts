@@ -134,7 +134,7 @@ export const vesselsGet = defineOperation({
     const identities = heard.filter((i) => describes(v, i));
     const fixes = allFixes.filter((f) => f.time <= (v.until.get(f.mmsi) ?? Number.POSITIVE_INFINITY));
 
-    // What visible stations broadcast now joins the registry's history (which a refresh brings up to date each minute).
+    // What visible stations broadcast now joins the registry's history (linked as each report is stored).
     const live = newestIdentity(identities, v.mmsis[0]);
     const imo = v.imo ?? (live?.imo && v.record === null ? live.imo : null);
     const names: VesselNameLink[] = [...(record?.names ?? [])];

@@ -122,7 +122,7 @@ export const vesselsTrack = defineOperation({
     const visible = await visibleStations(ctx);
     const id = input.id;
     const found = await ctx.services.vessels.findMmsis(id, visible);
-    // Heard by a visible station but not linked into the registry yet (it refreshes every minute).
+    // Heard by a visible station but not linked into the registry yet (a report stored a moment ago).
     if (!found && !(id.kind === "mmsi" && (await ctx.services.vessels.heardBy(id.mmsi, visible)))) throw notFound(id);
     const links = found?.mmsis ?? [];
     // An MMSI another ship was seen with later is this ship's only up to its own last sighting with it.

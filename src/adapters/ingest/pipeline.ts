@@ -122,6 +122,8 @@ export class IngestPipeline {
   #onError: (e: unknown) => void;
   /** Called with each batch of fixes once it is committed (zone alerts); must return at once. */
   onPositions: ((fixes: readonly PositionFix[]) => void) | null = null;
+  /** Called with the (station, MMSI) pairs of each batch's static reports once committed (registry links); must return at once. */
+  onIdentities: ((keys: readonly { stationId: number; mmsi: number }[]) => void) | null = null;
 
   constructor(store: PositionStore, clock: Clock, metrics: IngestMetrics, options: IngestOptions = {}, onError: (e: unknown) => void = () => {}) {
     this.#store = store;
@@ -383,6 +385,7 @@ export class IngestPipeline {
       this.#metrics.positionsWritten.inc(inserted);
       apply();
       this.onPositions?.(positions);
+      if (identities.size > 0) this.onIdentities?.([...identities.values()].map((u) => ({ stationId: u.stationId, mmsi: u.mmsi })));
       // Waiters are in submit order: resolve those whose rows are committed and whose
       // identities and counters this (or an earlier) flush took.
       let done = 0;

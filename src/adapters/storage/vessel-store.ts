@@ -60,4 +60,8 @@ export class SqlVesselStore implements VesselStore {
   refresh(now: number): Promise<RegistryRefreshReport> {
     return this.#registry.refresh(now);
   }
+
+  linkIdentities(keys: readonly { stationId: number; mmsi: number }[]): Promise<number> {
+    return this.#registry.linkAis(keys);
+  }
 }

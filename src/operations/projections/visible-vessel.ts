@@ -35,7 +35,7 @@ export async function resolveVessel(ctx: OperationContext, id: VesselId, visible
   const vessels = ctx.services.vessels;
   const record = id.kind === "imo" ? await vessels.findByImo(id.imo, visible) : await vessels.findByMmsi(id.mmsi, visible);
   if (!record) {
-    // Heard by a visible station but not linked yet (the registry refreshes every minute).
+    // Heard by a visible station but not linked yet (a report stored a moment ago).
     if (id.kind === "mmsi" && (await vessels.heardBy(id.mmsi, visible))) return { record: null, imo: null, mmsis: [id.mmsi], until: new Map(), canonicalId: formatVesselId(id) };
     return null;
   }
