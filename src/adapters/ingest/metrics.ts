@@ -20,7 +20,7 @@ export class IngestMetrics {
   });
   readonly positions = new Counter({
     name: "mds_ingest_positions_total",
-    help: "Position reports by station and outcome: queued for storage, invalid (no or out-of-range position), future (time too far ahead)",
+    help: "Position reports by station and outcome: queued for storage, invalid (no or out-of-range position), future (time too far ahead), jump (farther from the last fix than a ship can sail)",
     labelNames: ["station", "outcome"],
     registers: [this.registry],
   });

@@ -1,4 +1,5 @@
 import { type AisDecoder, type AisDecoderStats, createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
+import { JumpFilter } from "../../domain/tracks/position-jump.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { CounterDelta, IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
 import { identityUpdate, mergeIdentity } from "./identity-update.ts";
@@ -33,8 +34,10 @@ export interface SubmitResult {
   reasons: Record<string, number>;
   /** Valid fixes queued for storage. */
   positions: number;
-  /** Position reports without a usable position (no fix, out of range, MMSI 0) or stamped in the future. */
+  /** Position reports without a usable position (no fix, out of range, MMSI 0), stamped in the future, or jumps (below). */
   invalidPositions: number;
+  /** Of those, positions farther from the ship's last fix than it can sail (position-jump.ts): counted, not stored. */
+  jumpedPositions: number;
   statics: number;
   stored: Promise<void>;
 }
@@ -44,6 +47,8 @@ export const STATION_COUNTERS = {
   positions: "positions",
   invalid: "positions_invalid",
   future: "positions_future",
+  /** Fixes farther from the ship's last one than it can sail (domain/tracks/position-jump.ts): kept off tracks and zones. */
+  jump: "positions_jump",
   statics: "statics",
   unauthenticated: "unauthenticated",
   oversized: "oversized_lines",
@@ -83,6 +88,13 @@ const DEFAULTS: Required<IngestOptions> = {
 
 const RESOLVED = Promise.resolve();
 
+/** What became of one position report: queued for storage, or why not. */
+const FIX_QUEUED = 0;
+const FIX_INVALID = 1;
+const FIX_FUTURE = 2;
+const FIX_JUMP = 3;
+type FixOutcome = typeof FIX_QUEUED | typeof FIX_INVALID | typeof FIX_FUTURE | typeof FIX_JUMP;
+
 /**
  * Lines from authenticated stations -> decoder (one per station) -> fixes and identities
  * -> bounded batches written by one writer at a time.
@@ -104,6 +116,8 @@ export class IngestPipeline {
   readonly #opt: Required<IngestOptions>;
   readonly #stations = new Map<number, StationState>();
   readonly #touched = new Set<StationState>();
+  /** Each ship's last accepted fix per station, so an impossible jump is kept out. */
+  readonly #jumps = new JumpFilter();
 
   #positions: PositionFix[] = [];
   #latest = new Map<string, PositionFix>();
@@ -171,7 +185,14 @@ export class IngestPipeline {
     let positions = 0;
     let invalid = 0;
     let future = 0;
+    let jumps = 0;
     let statics = 0;
+    const counted = (r: FixOutcome) => {
+      if (r === FIX_QUEUED) positions++;
+      else if (r === FIX_INVALID) invalid++;
+      else if (r === FIX_FUTURE) future++;
+      else jumps++;
+    };
     for (let i = 0; i < lines.length; i++) {
       const m = decoder.feed(lines[i]!, feedCtx);
       if (m === null) continue;
@@ -181,25 +202,17 @@ export class IngestPipeline {
         case 2:
         case 3:
         case 27: {
-          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 27 ? null : m.heading, m.navStatus, latestFuture);
-          if (r === 0) positions++;
-          else if (r === 1) invalid++;
-          else future++;
+          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 27 ? null : m.heading, m.navStatus, latestFuture, true));
           break;
         }
         case 9:
         case 18: {
-          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 18 ? m.heading : null, null, latestFuture);
-          if (r === 0) positions++;
-          else if (r === 1) invalid++;
-          else future++;
+          // A SAR aircraft (type 9) flies faster than any ship: its fixes are not judged by a ship's speed.
+          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 18 ? m.heading : null, null, latestFuture, m.type === 18));
           break;
         }
         case 19: {
-          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.heading, null, latestFuture);
-          if (r === 0) positions++;
-          else if (r === 1) invalid++;
-          else future++;
+          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.heading, null, latestFuture, true));
           this.#identity(m, station.id, now);
           statics++;
           break;
@@ -215,6 +228,7 @@ export class IngestPipeline {
     this.#add(state, STATION_COUNTERS.positions, positions);
     this.#add(state, STATION_COUNTERS.invalid, invalid);
     this.#add(state, STATION_COUNTERS.future, future);
+    this.#add(state, STATION_COUNTERS.jump, jumps);
     this.#add(state, STATION_COUNTERS.statics, statics);
 
     // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
@@ -226,7 +240,7 @@ export class IngestPipeline {
           });
     this.#schedule();
 
-    const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future, statics, stored };
+    const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future + jumps, jumpedPositions: jumps, statics, stored };
     if (before) {
       const after = decoder.stats();
       result.fragments = after.fragments - before.fragments;
@@ -281,7 +295,7 @@ export class IngestPipeline {
     this.#timer = null;
   }
 
-  /** 0 = queued, 1 = invalid position, 2 = stamped in the future. */
+  /** What became of one position report; `judged`: whether a ship's speed bounds its jumps. */
   #fix(
     stationId: number,
     mmsi: number,
@@ -293,17 +307,19 @@ export class IngestPipeline {
     heading: number | null,
     navStatus: number | null,
     latestFuture: number,
-  ): 0 | 1 | 2 {
+    judged: boolean,
+  ): FixOutcome {
     // The decoder passes out-of-range positions through raw; they are not positions.
-    if (lat === null || lon === null || !(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) || mmsi === 0 || time === null) return 1;
-    if (time > latestFuture) return 2;
+    if (lat === null || lon === null || !(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) || mmsi === 0 || time === null) return FIX_INVALID;
+    if (time > latestFuture) return FIX_FUTURE;
+    const key = `${stationId}:${mmsi}`;
+    if (judged && !this.#jumps.accept(key, { lat, lon, time })) return FIX_JUMP;
     const fix: PositionFix = { mmsi, time, stationId, lat, lon, sog, cog, heading, navStatus };
     this.#positions.push(fix);
     this.#rowsEnqueued++;
-    const key = `${stationId}:${mmsi}`;
     const prev = this.#latest.get(key);
     if (prev === undefined || prev.time <= time) this.#latest.set(key, fix);
-    return 0;
+    return FIX_QUEUED;
   }
 
   /** Merges a static report into the batch's identity of (station, mmsi); false when it carries nothing usable. */
@@ -459,6 +475,7 @@ export class IngestPipeline {
         else if (c.counter === STATION_COUNTERS.positions) metrics.positions.inc({ station, outcome: "queued" }, c.delta);
         else if (c.counter === STATION_COUNTERS.invalid) metrics.positions.inc({ station, outcome: "invalid" }, c.delta);
         else if (c.counter === STATION_COUNTERS.future) metrics.positions.inc({ station, outcome: "future" }, c.delta);
+        else if (c.counter === STATION_COUNTERS.jump) metrics.positions.inc({ station, outcome: "jump" }, c.delta);
         else if (c.counter === STATION_COUNTERS.statics) metrics.statics.inc({ station }, c.delta);
         else if (c.counter !== "messages" && c.counter !== "fragments" && c.counter !== "rejected") metrics.stationEvents.inc({ station, event: c.counter }, c.delta);
       }
