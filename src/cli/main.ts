@@ -7,7 +7,7 @@ import type { CliIo } from "./io.ts";
 import { keysCreate, keysList, keysRevoke } from "./keys.ts";
 import { compactCommand, migrateCommand } from "./maintenance.ts";
 import { serveCommand } from "./serve.ts";
-import { stationsCreate, stationsList } from "./stations.ts";
+import { stationsCreate, stationsList, stationsRotateSecret } from "./stations.ts";
 import { USAGE } from "./usage.ts";
 import { usersCommand } from "./users.ts";
 
@@ -24,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   "keys list": keysList,
   "stations create": stationsCreate,
   "stations list": stationsList,
+  "stations rotate-secret": stationsRotateSecret,
   ingest: ingestCommand,
   simulate: simulateCommand,
   compact: compactCommand,

@@ -53,6 +53,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const sanctionsStates = await core.services.sanctions.listStates();
   const now = core.services.clock.now();
   for (const line of coverageStartLines(sanctionsStates.map((st) => listCoverage(st, now, core.config.sanctionsStaleDays)))) io.out(line);
+  // Stations from before per-station UDP keys (migration 0018) have their datagrams refused until a rotation.
+  const keyless = await core.store.db.selectFrom("stations").select("id").where("udp_key", "is", null).execute();
+  if (keyless.length > 0) {
+    io.out(`UDP refused for ${keyless.length} station(s) without a UDP key (${keyless.map((r) => r.id).join(", ")}): give each one with \`mds stations rotate-secret --station <id>\` (docs/secrets.md)`);
+  }
   const simulator = demoSetup ? startDemoSimulator(core, demoSetup, ports.tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
   let background: { refresher: SanctionsRefresher | null; maintenance: VesselMaintenance } | null = null;
   const stop = async () => {

@@ -29,3 +29,22 @@ export async function stationsList(argv: string[], io: CliIo): Promise<void> {
     else for (const h of report) io.out(formatStation(h));
   });
 }
+
+/**
+ * `mds stations rotate-secret --station <id> [--json]`: a new secret and UDP signing key for
+ * the station, printed once; the old secret stops working (within the listeners' 30 s
+ * station cache). Also how a station from before per-station UDP keys gets one.
+ */
+export async function stationsRotateSecret(argv: string[], io: CliIo): Promise<void> {
+  const { values } = parseCommandArgs("stations rotate-secret", argv, { station: { type: "string" } });
+  const raw = str(values, "station");
+  if (!raw) throw new CliError("stations rotate-secret needs --station <id>", EXIT_BAD_ARGUMENT);
+  const id = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(id <= 2_147_483_647)) throw new CliError(`--station ${raw}: must be a station id (a whole number from 1)`, EXIT_BAD_ARGUMENT);
+  await withServices(io, async (s) => {
+    const rotated = await s.services.stations.rotateSecret(id);
+    if (!rotated) throw new CliError(`--station ${raw}: no such station`, EXIT_BAD_ARGUMENT);
+    const { station, secret } = rotated;
+    io.out(values.json ? JSON.stringify({ id: station.id, secret, account: station.accountId, name: station.name }) : `${station.id} ${secret}`);
+  });
+}

@@ -16,6 +16,8 @@ export const USAGE = `usage: mds <command> [options]
   keys list --account <id> [--json]
   stations create --account <id> --name <name> [--json]
   stations list --account <id> [--json]  stations with their ingest counters
+  stations rotate-secret --station <id> [--json]
+                                         a new secret (and UDP key) for the station; the old one stops working
   ingest --station <id> [file|-]         NMEA lines from a file (.gz too) or stdin, as that station's
   simulate [--station <id> --secret <s>] [--target tcp://127.0.0.1:5631] [--vessels N]
                                          a simulated station sending to a running service (tcp:, udp:, http:)

@@ -116,7 +116,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
   // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.
   const webhookStore = new SqlWebhookStore(store.db, store.dialect, secretBox);
-  await webhookStore.sealSecrets().catch(async (e: unknown) => {
+  const stationStore = new SqlStationStore(store.db, clock, secretBox);
+  await Promise.all([webhookStore.sealSecrets(), stationStore.sealUdpKeys()]).catch(async (e: unknown) => {
     await store.close();
     throw e;
   });
@@ -128,7 +129,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     sources,
     accounts,
     ledger,
-    stations: new SqlStationStore(store.db, clock),
+    stations: stationStore,
     positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true }),
     limiter,
     ports: new SqlPortStore(store.db),
@@ -149,7 +150,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   // Keys everywhere; OAuth access tokens where the call's address is the one they were issued for (/mcp).
   const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock, new OAuthPrincipals(oauth.tokens, accounts)) };
   forgetKey = (keyId) => pipeline.auth.forget(keyId);
-  const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"));
+  const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"), (sealed) => secretBox.open(sealed));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
   ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);

@@ -80,5 +80,7 @@ export interface Station {
 
 export interface StationStore {
   createStation(accountId: string, name: string): Promise<{ station: Station; secret: string }>;
+  /** A new secret (and UDP signing key) for the station; the old one stops working. Null when there is no such station. */
+  rotateSecret(stationId: number): Promise<{ station: Station; secret: string } | null>;
   listStations(accountId: string): Promise<Station[]>;
 }

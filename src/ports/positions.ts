@@ -89,8 +89,13 @@ export interface IngestStation {
   accountId: string;
   name: string;
   shared: boolean;
-  /** SHA-256 hex of the station secret. Also the key of the UDP datagram signatures. */
+  /** SHA-256 hex of the station secret. */
   secretHash: string;
+  /**
+   * The UDP signing key (64 hex digits) as stored: sealed (secret-box). Null for a station
+   * created before migration 0018 until its secret is rotated: its datagrams are refused.
+   */
+  udpKey?: string | null;
 }
 
 export interface StationCounters {

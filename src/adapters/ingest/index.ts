@@ -28,9 +28,10 @@ export class Ingest {
   tcp: TcpListener | null = null;
   udp: UdpListener | null = null;
 
-  constructor(positions: PositionStore, clock: Clock, options: IngestOptions = {}, onError?: (e: unknown) => void) {
+  /** `unseal` opens a station's stored UDP signing key (the secret box). */
+  constructor(positions: PositionStore, clock: Clock, options: IngestOptions = {}, onError?: (e: unknown) => void, unseal?: (sealed: string) => string) {
     this.#clock = clock;
-    this.directory = new StationDirectory(positions, clock);
+    this.directory = new StationDirectory(positions, clock, unseal);
     this.pipeline = new IngestPipeline(positions, clock, this.metrics, options, onError);
   }
 

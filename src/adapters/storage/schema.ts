@@ -97,6 +97,8 @@ export interface StationsTable {
   account_id: string;
   name: string;
   secret_hash: string;
+  /** UDP signing key, sealed (migration 0018); null for stations from before it until their secret is rotated. */
+  udp_key: string | null;
   shared: number;
   created_at: number;
 }
