@@ -15,9 +15,6 @@
 // fast as the worker can send; losses (kernel drops) are counted from the datagrams
 // received and the fixes stored.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 interface Job {
@@ -112,9 +109,7 @@ function arg(name: string, dflt: string): string {
 
 async function main() {
   const { encodePositionA, toSentences } = await import("../src/domain/ais/encode.ts");
-  const { parseConfig } = await import("../src/config.ts");
-  const { createService, PROJECT_ROOT } = await import("../src/main.ts");
-  const { scratchDatabase } = await import("./scratch-database.ts");
+  const { scratchService } = await import("./scratch-database.ts");
   const total = Number(arg("positions", "200000"));
   const udpLines = Number(arg("udp-lines", "10"));
   const udpRate = Number(arg("udp-rate", "40000"));
@@ -144,15 +139,8 @@ async function main() {
   w("|---|---|---|---|---|---|---|---|---|");
 
   for (const engine of engines) {
-    const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-"));
-    let dropDb: (() => Promise<void>) | null = null;
-    const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent" };
-    if (engine.url) {
-      const scratch = await scratchDatabase(engine.url);
-      env.DATABASE_URL = scratch.url;
-      dropDb = scratch.drop;
-    }
-    const service = await createService(parseConfig(env, PROJECT_ROOT));
+    const scratch = await scratchService(engine.url, "ingest");
+    const service = scratch.service;
     const { tcpPort, udpPort } = await service.ingest.listen({ host: "127.0.0.1", tcpPort: 0, udpPort: 0 });
     const account = await service.services.accounts.createAccount({ name: "bench", webPlan: "pro", apiPlan: null });
 
@@ -182,8 +170,6 @@ async function main() {
       );
       if (kind === "tcp" && stored !== sent.acked) w(`  !! ${engine.name}: ${sent.acked - stored} acknowledged lines not stored`);
     }
-    await service.close();
-    if (dropDb) await dropDb();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.close();
   }
 }

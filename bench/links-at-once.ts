@@ -12,14 +12,10 @@
 // (baseline) until it answers 200. Baseline reports are spread evenly over one refresh
 // period, so their wait is spread over it too.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { encodeStatic, toSentences } from "../src/domain/ais/encode.ts";
-import { parseConfig } from "../src/config.ts";
-import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
+import type { Service } from "../src/main.ts";
 import { percentile } from "./percentile.ts";
-import { scratchDatabase } from "./scratch-database.ts";
+import { scratchService } from "./scratch-database.ts";
 
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -64,15 +60,8 @@ async function main() {
   w("| engine | linking | reports | p50 ms | p99 ms | max ms |");
   w("|---|---|---|---|---|---|");
   for (const engine of engines) {
-    const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-links-"));
-    let dropDb: (() => Promise<void>) | null = null;
-    const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent" };
-    if (engine.url) {
-      const scratch = await scratchDatabase(engine.url);
-      env.DATABASE_URL = scratch.url;
-      dropDb = scratch.drop;
-    }
-    const s = await createService(parseConfig(env, PROJECT_ROOT));
+    const scratch = await scratchService(engine.url, "links");
+    const s = scratch.service;
     try {
       // A shared station, read with a pool of scale-plan keys: the pollers stay under the rate limit.
       const owner = await s.services.accounts.createAccount({ name: "station owner", webPlan: "pro", apiPlan: null });
@@ -102,9 +91,7 @@ async function main() {
       clearInterval(timer);
       row(`periodic refresh every ${REFRESH_MS / 1000} s (before)`, before);
     } finally {
-      await s.close();
-      if (dropDb) await dropDb();
-      rmSync(dataDir, { recursive: true, force: true });
+      await scratch.close();
     }
   }
 }
