@@ -7,7 +7,7 @@ import type { CliIo } from "./io.ts";
 import { keysCreate, keysList, keysRevoke } from "./keys.ts";
 import { compactCommand, migrateCommand } from "./maintenance.ts";
 import { serveCommand } from "./serve.ts";
-import { stationsCreate, stationsList } from "./stations.ts";
+import { stationsCreate, stationsList, stationsUpdate } from "./stations.ts";
 import { USAGE } from "./usage.ts";
 import { usersCommand } from "./users.ts";
 
@@ -24,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   "keys list": keysList,
   "stations create": stationsCreate,
   "stations list": stationsList,
+  "stations update": stationsUpdate,
   ingest: ingestCommand,
   simulate: simulateCommand,
   compact: compactCommand,
@@ -35,7 +36,7 @@ const COMMANDS: Record<string, Command> = {
 const GROUPS = new Set(["accounts", "keys", "stations", "users"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--allow-from", "--connect", "--source-name"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

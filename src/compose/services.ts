@@ -18,6 +18,7 @@ import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "../adapters/storage/r
 import { SqlWreckStore } from "../adapters/storage/wreck-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
+import { SharedStations } from "../adapters/storage/shared-stations.ts";
 import { type ArchiveLocation, SqlArchiveStore } from "../adapters/storage/archive-store.ts";
 import { SqlSearchStore } from "../adapters/storage/search-store.ts";
 import { SqlTrackStore } from "../adapters/storage/track-store.ts";
@@ -121,20 +122,25 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   });
   const tracks = new SqlTrackStore(store.db, store.dialect);
   const archive = new SqlArchiveStore(archiveLocation(config));
+  const stations = new SqlStationStore(store.db, clock, config.ingestPlainPorts);
+  // Shared stations: the visible set and their sources come from one snapshot.
+  const sharedStations = new SharedStations(() => stations.sharedStations(), clock);
+  sources.attachStations((id) => sharedStations.sourceOf(id));
+  await sharedStations.ids();
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
     clock,
     sources,
     accounts,
     ledger,
-    stations: new SqlStationStore(store.db, clock),
+    stations,
     positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true }),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     wrecks: new SqlWreckStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
-    vessels: new SqlVesselStore(store.db, store.dialect),
+    vessels: new SqlVesselStore(store.db, store.dialect, () => sharedStations.ids()),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,
