@@ -91,6 +91,8 @@ export interface IngestStation {
   shared: boolean;
   /** SHA-256 hex of the station secret. Also the key of the UDP datagram signatures. */
   secretHash: string;
+  /** CIDRs the station accepts data from (`--allow-from`); null: any address. */
+  allowFrom: string[] | null;
 }
 
 export interface StationCounters {
