@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { get, startTestService, type TestService } from "../helpers/service.ts";
 import { garbage, metric, metricsText, positionLine, positionsOf, staticLines } from "./helpers.ts";
@@ -104,6 +105,24 @@ describe("stations fed by off-the-shelf receivers", () => {
     const text = await metricsText(t);
     assert.equal(metric(text, 'mds_ingest_unauthenticated_total{transport="plain_udp",reason="address_not_allowed"}'), 1);
     assert.ok(metric(text, 'mds_ingest_unauthenticated_total{transport="plain_tcp",reason="address_not_allowed"}') >= 1);
+  });
+
+  it("--allow-from holds on the shared AUTH port too: the right secret from 127.0.0.2 is refused and counted", async () => {
+    const { tcpPort } = await t.service.ingest.listen({ host: "127.0.0.1", tcpPort: 0, udpPort: null });
+    const { station, secret } = await t.service.services.stations.createStation(accountId, "auth guarded", { allowFrom: ["127.0.0.1/32"] });
+    const exchange = (from: string) =>
+      new Promise<string>((resolve) => {
+        let out = "";
+        const s = connect({ port: tcpPort!, host: "127.0.0.1", localAddress: from });
+        s.setEncoding("latin1");
+        s.on("data", (d: string) => (out += d));
+        s.on("error", () => {});
+        s.on("close", () => resolve(out));
+        s.on("connect", () => s.end(`AUTH ${secret}\n${positionLine({ mmsi: 244_100_020, lat: 52.2, lon: 4.2 })}\n`));
+      });
+    assert.equal(await exchange("127.0.0.2"), "ERR unauthenticated\n");
+    assert.equal((await counters(station.id)).address_not_allowed, 1);
+    assert.match(await exchange("127.0.0.1"), new RegExp(`^OK ${station.id}\nACK 1\n$`));
   });
 
   it("garbage into the plain port over UDP and TCP: counted as rejected lines, nothing stored, the port keeps working", async () => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
-import { allowFromMatcher } from "../../domain/stations/allow-from.ts";
 import { errorBody } from "../../operations/outcome.ts";
 import type { IngestStation } from "../../ports/positions.ts";
+import { stationAllows } from "./allow-check.ts";
 import { readIngestBody } from "./http-body.ts";
 import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
 import type { StationDirectory } from "./station-directory.ts";
@@ -46,18 +46,6 @@ export function registerIngestRoute(app: FastifyInstance, deps: { pipeline: Inge
   const baseOf = (req: FastifyRequest) => publicBase(deps.baseUrl, req);
   const fail = (req: FastifyRequest, code: ConstructorParameters<typeof AppError>[0], message?: string) =>
     errorBody(new AppError(code, message), { baseUrl: baseOf(req), requestId: req.id });
-  const allowLists = new Map<string, (address: string) => boolean>();
-  const allows = (station: IngestStation, address: string) => {
-    if (station.allowFrom === null) return true;
-    const key = station.allowFrom.join(",");
-    let m = allowLists.get(key);
-    if (!m) {
-      if (allowLists.size > 1_000) allowLists.clear();
-      m = allowFromMatcher(station.allowFrom);
-      allowLists.set(key, m);
-    }
-    return m(address);
-  };
 
   // A scope of its own: every body arrives as bytes, whatever its Content-Type.
   app.register(async (scope) => {
@@ -75,7 +63,7 @@ export function registerIngestRoute(app: FastifyInstance, deps: { pipeline: Inge
           deps.pipeline.unauthenticated("http", c ? "bad_secret" : "no_auth");
           return reply.code(401).header("www-authenticate", 'Bearer realm="station", Basic realm="station"').send(fail(req, "station_unauthenticated"));
         }
-        if (!allows(station, req.socket.remoteAddress ?? "")) {
+        if (!stationAllows(station, req.socket.remoteAddress ?? "")) {
           deps.pipeline.notAllowed("http", station, 1);
           return reply.code(403).send(fail(req, "station_address_not_allowed"));
         }
