@@ -70,6 +70,8 @@ export interface CreditLedger {
   close?(): Promise<void>;
 }
 
+import type { Source } from "../domain/rights/source.ts";
+
 export interface Station {
   id: number;
   accountId: string;
@@ -120,6 +122,12 @@ export interface StationStore {
   listStations(accountId: string): Promise<Station[]>;
   /** Every shared station (the public sources among stations). */
   sharedStations(): Promise<Station[]>;
+  /**
+   * Every shared station as a source (`station:<id>`, its name, attribution, licence and the
+   * permissions its owner grants), for listings such as `GET /api/v1/sources`. The owner's
+   * account is left out: it is the rights engine's business, not the public's.
+   */
+  sharedSources(): Promise<Source[]>;
   /** Every station with a plain port or a connect-out target: what `serve` listens on and dials. */
   receiverStations(): Promise<Station[]>;
 }

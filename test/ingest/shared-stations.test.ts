@@ -43,6 +43,15 @@ for (const engine of ENGINES) {
       assert.ok(shown.body.license.some((l: string) => /no redistribution or commercial use granted/.test(l)), JSON.stringify(shown.body.license));
     });
 
+    it("shared stations are listed as sources with the owner's grants, the owner's account left out; private ones not at all", async () => {
+      const sources = await t.service.services.stations.sharedSources();
+      assert.deepEqual(
+        sources.map((s) => [s.id, s.name, s.permissions]),
+        [[`station:${pub.id}`, "Harbour Mast AIS", { api: true, redistribution: false, commercial: false }]],
+      );
+      assert.equal("ownerAccountId" in sources[0]!, false);
+    });
+
     it("anonymous callers see what is public and nothing private", async () => {
       const anon = await get(t, "/api/v1/vessels/mmsi-244000002");
       assert.equal(anon.status, 200, JSON.stringify(anon.body));

@@ -1,4 +1,4 @@
-import { sharedStationSource } from "../../domain/rights/station-source.ts";
+import { grantOf, sharedStationSource } from "../../domain/rights/station-source.ts";
 import type { Source } from "../../domain/rights/source.ts";
 import type { Station } from "../../ports/accounts.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -61,7 +61,7 @@ export class SharedStations {
     if (this.#snapshot.until > this.#clock.now()) return this.#snapshot;
     this.#loading ??= this.#load()
       .then((stations) => {
-        const sources = new Map(stations.map((s) => [s.id, sharedStationSource({ id: s.id, accountId: s.accountId, name: s.name, sourceName: s.sourceName, ...s.grants })]));
+        const sources = new Map(stations.map((s) => [s.id, sharedStationSource(grantOf(s))]));
         this.#snapshot = { ids: stations.map((s) => s.id).sort((a, b) => a - b), sources, until: this.#clock.now() + this.#ttlMs };
         return this.#snapshot;
       })

@@ -1,4 +1,6 @@
 import type { Kysely } from "kysely";
+import type { Source } from "../../domain/rights/source.ts";
+import { grantOf, sharedStationSource } from "../../domain/rights/station-source.ts";
 import { hashSecret, newSecret } from "../../domain/secrets.ts";
 import { NoFreePlainPortError, type Station, type StationSettings, type StationStore } from "../../ports/accounts.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -119,6 +121,13 @@ export class SqlStationStore implements StationStore {
   async sharedStations(): Promise<Station[]> {
     const rows = await this.#db.selectFrom("stations").selectAll().where("shared", "=", 1).orderBy("id").execute();
     return rows.map(toStation);
+  }
+
+  async sharedSources(): Promise<Source[]> {
+    return (await this.sharedStations()).map((s) => {
+      const { ownerAccountId: _owner, ...source } = sharedStationSource(grantOf(s));
+      return source;
+    });
   }
 
   async receiverStations(): Promise<Station[]> {

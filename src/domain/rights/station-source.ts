@@ -11,6 +11,11 @@ export interface SharedStationGrant {
   commercial: boolean;
 }
 
+/** The grant of a station record (`Station` of the ports, structurally). */
+export function grantOf(s: { id: number; accountId: string; name: string; sourceName: string | null; grants: { redistribution: boolean; commercial: boolean } }): SharedStationGrant {
+  return { id: s.id, accountId: s.accountId, name: s.name, sourceName: s.sourceName, redistribution: s.grants.redistribution, commercial: s.grants.commercial };
+}
+
 export function stationSourceId(stationId: number): string {
   return `station:${stationId}`;
 }
