@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { MAX_DECOMPRESSED_BYTES } from "../../src/adapters/ingest/http-body.ts";
-import { garbage, type IngestTestService, positionLine, positionsOf, startIngestService, staticLines, stationFor, type TestStation } from "./helpers.ts";
+import { garbage, type IngestTestService, positionLine, positionsOf, staticLines, startWithStation, stationFor, type TestStation } from "./helpers.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 
@@ -33,8 +33,7 @@ describe("POST /ingest/nmea from AIS-catcher's HTTP output (-H url userpwd <id>:
   let t: IngestTestService;
   let st: TestStation;
   before(async () => {
-    t = await startIngestService();
-    st = await stationFor(t);
+    ({ t, st } = await startWithStation());
   });
   after(() => t.close());
 

@@ -2,6 +2,7 @@ import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import { createServer, type Server, type Socket } from "node:net";
 import { allowFromMatcher } from "../../domain/stations/allow-from.ts";
 import type { IngestStation } from "../../ports/positions.ts";
+import { holdWhileOverloaded } from "./back-pressure.ts";
 import { LineSplitter } from "./lines.ts";
 import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
 
@@ -83,21 +84,13 @@ export async function startPlainListener(pipeline: IngestPipeline, initial: Plai
     pipeline.metrics.connections.inc();
     const source = `plain-tcp:${nextId++}`;
     const splitter = new LineSplitter(maxLine);
-    let paused = false;
+    const held = { on: false };
     socket.setTimeout(idleTimeoutMs);
     socket.on("data", (chunk: string) => {
       const { lines, oversized } = splitter.push(chunk);
       if (oversized > 0) pipeline.count(station, STATION_COUNTERS.oversized, oversized);
       if (lines.length > 0) pipeline.submit(station, lines, { source, transport: "plain_tcp" }, { wait: false });
-      if (pipeline.overloaded && !paused) {
-        // Back-pressure through TCP itself, as on the shared port.
-        paused = true;
-        socket.pause();
-        void pipeline.whenDrained().then(() => {
-          paused = false;
-          if (!socket.destroyed) socket.resume();
-        });
-      }
+      holdWhileOverloaded(pipeline, socket, held);
     });
     socket.on("end", () => {
       const rest = splitter.end();

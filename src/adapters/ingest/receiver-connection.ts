@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import type { ConnectTarget } from "../../domain/stations/connect-target.ts";
 import type { IngestStation } from "../../ports/positions.ts";
+import { holdWhileOverloaded } from "./back-pressure.ts";
 import { LineSplitter } from "./lines.ts";
 import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
 
@@ -83,6 +84,7 @@ export class ReceiverConnection {
     const splitter = new LineSplitter(this.#opt.maxLineBytes);
     let connectedAt = 0;
     let reason = "refused";
+    const held = { on: false };
     socket.setTimeout(this.#opt.connectTimeoutMs);
     socket.on("connect", () => {
       connectedAt = performance.now();
@@ -98,12 +100,7 @@ export class ReceiverConnection {
       const { lines, oversized } = splitter.push(chunk);
       if (oversized > 0) this.#pipeline.count(station, STATION_COUNTERS.oversized, oversized);
       if (lines.length > 0) this.#pipeline.submit(station, lines, { source, transport: "connect" }, { wait: false });
-      if (this.#pipeline.overloaded && !socket.isPaused()) {
-        socket.pause();
-        void this.#pipeline.whenDrained().then(() => {
-          if (!socket.destroyed) socket.resume();
-        });
-      }
+      holdWhileOverloaded(this.#pipeline, socket, held);
     });
     socket.on("timeout", () => {
       reason = connectedAt === 0 ? "connect_timeout" : "silent";
