@@ -122,7 +122,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   });
   const tracks = new SqlTrackStore(store.db, store.dialect);
   const archive = new SqlArchiveStore(archiveLocation(config));
-  const stations = new SqlStationStore(store.db, clock, config.ingestPlainPorts);
+  const stations = new SqlStationStore(store.db, clock, config.ingestPlainPorts, () => sharedStations.invalidate());
   // Shared stations: the visible set and their sources come from one snapshot.
   const sharedStations = new SharedStations(() => stations.sharedStations(), clock);
   sources.attachStations((id) => sharedStations.sourceOf(id));

@@ -41,11 +41,14 @@ export class SqlStationStore implements StationStore {
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
   readonly #ports: PlainPortRange;
+  readonly #onSharingChanged: () => void;
 
-  constructor(db: Kysely<Database>, clock: Clock, ports: PlainPortRange = { from: 5700, to: 5999 }) {
+  /** `onSharingChanged`: told when a station's sharing or grants change in this process (the shared snapshot is dropped at once). */
+  constructor(db: Kysely<Database>, clock: Clock, ports: PlainPortRange = { from: 5700, to: 5999 }, onSharingChanged: () => void = () => {}) {
     this.#db = db;
     this.#clock = clock;
     this.#ports = ports;
+    this.#onSharingChanged = onSharingChanged;
   }
 
   async createStation(accountId: string, name: string, settings: StationSettings = {}): Promise<{ station: Station; secret: string }> {
@@ -77,6 +80,7 @@ export class SqlStationStore implements StationStore {
     if (Object.keys(set).length > 0) {
       const r = await this.#db.updateTable("stations").set(set).where("id", "=", id).executeTakeFirst();
       if (r.numUpdatedRows === 0n) return null;
+      if (set.shared !== undefined || set.share_redistribution !== undefined || set.share_commercial !== undefined || set.source_name !== undefined) this.#onSharingChanged();
     }
     if (settings.plainPort === true) await this.#allocatePort(id);
     return this.getStation(id);

@@ -54,10 +54,16 @@ export class SourceRegistry {
   get(id: string): Source | undefined {
     const own = this.#byId.get(id);
     if (own !== undefined || !id.startsWith("station:")) return own;
-    // A shared station is its own source with its owner's grants; a private one (seen only
-    // by its owner) is governed by the file's `station` entry.
+    // A private station (seen only by its owner) is governed by the file's `station` entry.
+    // A shared one is a source of its own with its owner's grants, within what the operator's
+    // `station` entry permits: the sources file stays the last word on every use.
+    const base = this.#byId.get("station");
     const stationId = Number(id.slice(8));
-    return (Number.isSafeInteger(stationId) ? this.#stations(stationId) : undefined) ?? this.#byId.get("station");
+    const shared = Number.isSafeInteger(stationId) ? this.#stations(stationId) : undefined;
+    if (!shared || !base) return base;
+    const p = shared.permissions;
+    const cap = base.permissions;
+    return { ...shared, permissions: { api: p.api && cap.api, redistribution: p.redistribution && cap.redistribution, commercial: p.commercial && cap.commercial } };
   }
 
   all(): Source[] {

@@ -23,6 +23,9 @@ export function stationReceivers(): Migration {
       await db.schema.alterTable("stations").addColumn("plain_port", "integer").execute();
       await db.schema.alterTable("stations").addColumn("allow_from", "text").execute();
       await db.schema.alterTable("stations").addColumn("connect_to", "text").execute();
+      // Stations shared before this migration were shared under the `station` source, which
+      // permits every use: they keep exactly that.
+      await sql`UPDATE stations SET share_redistribution = 1, share_commercial = 1 WHERE shared = 1`.execute(db);
       await db.schema.createIndex("stations_plain_port").unique().on("stations").column("plain_port").execute();
       // The shared set is read for every request's visible stations.
       await sql`CREATE INDEX stations_shared ON stations (shared) WHERE shared = 1`.execute(db);
