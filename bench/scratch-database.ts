@@ -23,7 +23,7 @@ export async function scratchDatabase(admin: string): Promise<{ url: string; dro
  * The real service (createService, no bundled data) on a store of its own: a fresh data
  * directory, and a scratch PostgreSQL database when `admin` is given. `close` removes both.
  */
-export async function scratchService(admin: string | undefined, label: string) {
+export async function scratchService(admin: string | undefined, label: string, extraEnv: Record<string, string> = {}) {
   const [{ mkdtempSync, rmSync }, { tmpdir }, { join }, { parseConfig }, { createService, PROJECT_ROOT }] = await Promise.all([
     import("node:fs"),
     import("node:os"),
@@ -32,7 +32,7 @@ export async function scratchService(admin: string | undefined, label: string) {
     import("../src/main.ts"),
   ]);
   const dataDir = mkdtempSync(join(tmpdir(), `mds-bench-${label}-`));
-  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent" };
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent", ...extraEnv };
   const scratch = admin ? await scratchDatabase(admin) : null;
   if (scratch) env.DATABASE_URL = scratch.url;
   const service = await createService(parseConfig(env, PROJECT_ROOT));

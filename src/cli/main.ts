@@ -7,7 +7,7 @@ import type { CliIo } from "./io.ts";
 import { keysCreate, keysList, keysRevoke } from "./keys.ts";
 import { compactCommand, migrateCommand } from "./maintenance.ts";
 import { serveCommand } from "./serve.ts";
-import { stationsCreate, stationsList, stationsRotateSecret } from "./stations.ts";
+import { stationsCreate, stationsList, stationsRotateSecret, stationsUpdate } from "./stations.ts";
 import { USAGE } from "./usage.ts";
 import { usersCommand } from "./users.ts";
 
@@ -25,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   "stations create": stationsCreate,
   "stations list": stationsList,
   "stations rotate-secret": stationsRotateSecret,
+  "stations update": stationsUpdate,
   ingest: ingestCommand,
   simulate: simulateCommand,
   compact: compactCommand,
@@ -36,7 +37,7 @@ const COMMANDS: Record<string, Command> = {
 const GROUPS = new Set(["accounts", "keys", "stations", "users"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--allow-from", "--connect", "--source-name"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

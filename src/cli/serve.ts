@@ -41,6 +41,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const base = config.baseUrl ?? ports.address;
   io.out(`maritime-data-service listening on ${base}`);
   io.out(`station ingest: tcp ${ports.tcpPort ?? "off"}, udp ${ports.udpPort ?? "off"}, http POST ${base}/ingest/nmea`);
+  const receivers = core.ingest.receivers?.status();
+  const range = core.config.ingestPlainPorts;
+  io.out(`station plain ports (${range.from}-${range.to}): ${receivers?.plain.length ?? 0} listening; receivers read by connect-out: ${receivers?.connect.length ?? 0}`);
   io.out(`mcp: ${base}/mcp (Authorization: Bearer <API_KEY>)`);
   if (demoSetup) {
     io.out(`sandbox key: ${demoSetup.sandboxKey}`);

@@ -14,7 +14,13 @@ export const USAGE = `usage: mds <command> [options]
   keys create --plan <tier> [--account <id>] [--name N] [--json]
   keys revoke <key-id>
   keys list --account <id> [--json]
-  stations create --account <id> --name <name> [--json]
+  stations create --account <id> --name <name> [--json] [station settings]
+  stations update <id> [station settings] [--private] [--deny-redistribution] [--deny-commercial] [--no-plain-port]
+                                         station settings: --public [--allow-redistribution] [--allow-commercial]
+                                         [--source-name <text>]  share with everyone, granting those uses;
+                                         --plain-port  a port of its own for plain NMEA (UDP and TCP);
+                                         --allow-from <cidr,...>|any  senders accepted; --connect <host:port>|off
+                                         read the receiver's own TCP server (AIS-catcher -S, rtl-ais -T)
   stations list --account <id> [--json]  stations with their ingest counters
   stations rotate-secret --station <id> [--json]
                                          a new secret (and UDP key) for the station; the old one stops working
@@ -28,4 +34,4 @@ ${ACCOUNT_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}
 environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
-  INGEST_TCP_PORT, INGEST_UDP_PORT`;
+  INGEST_TCP_PORT, INGEST_UDP_PORT, INGEST_PLAIN_PORTS`;

@@ -19,6 +19,7 @@ import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "../adapters/storage/r
 import { SqlWreckStore } from "../adapters/storage/wreck-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
+import { SharedStations } from "../adapters/storage/shared-stations.ts";
 import { type ArchiveLocation, SqlArchiveStore } from "../adapters/storage/archive-store.ts";
 import { SqlSearchStore } from "../adapters/storage/search-store.ts";
 import { SqlTrackStore } from "../adapters/storage/track-store.ts";
@@ -116,27 +117,32 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
   // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.
   const webhookStore = new SqlWebhookStore(store.db, store.dialect, secretBox);
-  const stationStore = new SqlStationStore(store.db, clock, secretBox);
-  await Promise.all([webhookStore.sealSecrets(), stationStore.sealUdpKeys()]).catch(async (e: unknown) => {
+  // Shared stations' visible set is dropped at once when a station's sharing changes here.
+  const stations = new SqlStationStore(store.db, clock, secretBox, config.ingestPlainPorts, () => sharedStations.invalidate());
+  await Promise.all([webhookStore.sealSecrets(), stations.sealUdpKeys()]).catch(async (e: unknown) => {
     await store.close();
     throw e;
   });
   const tracks = new SqlTrackStore(store.db, store.dialect);
   const archive = new SqlArchiveStore(archiveLocation(config));
+  // Shared stations: the visible set and their sources come from one snapshot.
+  const sharedStations = new SharedStations(() => stations.sharedStations(), clock);
+  sources.attachStations((id) => sharedStations.sourceOf(id));
+  await sharedStations.ids();
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
     clock,
     sources,
     accounts,
     ledger,
-    stations: stationStore,
+    stations,
     positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true }),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     wrecks: new SqlWreckStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
-    vessels: new SqlVesselStore(store.db, store.dialect),
+    vessels: new SqlVesselStore(store.db, store.dialect, () => sharedStations.ids()),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,

@@ -96,6 +96,8 @@ export interface IngestStation {
    * created before migration 0018 until its secret is rotated: its datagrams are refused.
    */
   udpKey?: string | null;
+  /** CIDRs the station accepts data from (`--allow-from`); null: any address. */
+  allowFrom: string[] | null;
 }
 
 export interface StationCounters {

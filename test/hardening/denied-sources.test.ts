@@ -110,7 +110,7 @@ async function serviceDenying(denied: string | null): Promise<{ t: TestService; 
   // A shared station: the only one that links the MMSI to the IMO, and the only one that heard a second ship.
   const { accountId } = await t.key("pro", "station owner");
   const { station } = await t.service.services.stations.createStation(accountId, "shared mast");
-  await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", station.id).execute();
+  await t.service.services.stations.updateStation(station.id, { shared: true, redistribution: true, commercial: true });
   await identity(t, { stationId: station.id, mmsi: STATION_MMSI, imo: IMO, name: "MAERSK ABERDEEN" }, false);
   await identity(t, { stationId: station.id, mmsi: 230_999_002, name: "DENIED WOMBAT" });
   await writeFixes(t, [fix(station.id, STATION_MMSI, t.clock.now() - 60_000)]);

@@ -7,7 +7,7 @@ import type { IngestBatch, IngestStation, PositionStore } from "../../src/ports/
 import { TestClock } from "../helpers/service.ts";
 import { positionLine, staticLines } from "./helpers.ts";
 
-const STATION: IngestStation = { id: 1, accountId: "acc_x", name: "roof", shared: false, secretHash: "00" };
+const STATION: IngestStation = { id: 1, accountId: "acc_x", name: "roof", shared: false, secretHash: "00", allowFrom: null };
 
 /** Records batches; can be made slow or failing. */
 class FakeStore {

@@ -191,10 +191,10 @@ describe("alerts end to end", () => {
         t.clock.t = now;
         await ingest(b.id, track(230555555, [24.86, 24.88, 24.91, 24.92, 24.93], now));
         assert.equal(got("privacy").length, 0);
-        await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", b.id).execute();
+        await t.service.services.stations.updateStation(b.id, { shared: true, redistribution: true, commercial: true });
         t.service.ingest.directory.forget();
         const c = await stationFor(t, "pro", "shared-one");
-        await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", c.id).execute();
+        await t.service.services.stations.updateStation(c.id, { shared: true, redistribution: true, commercial: true });
         await ingest(c.id, track(230666666, [24.86, 24.88, 24.91, 24.92, 24.93], now));
         assert.equal(got("privacy").length, 1);
         assert.match(got("privacy")[0]!.raw.toString(), /230666666/);

@@ -58,6 +58,10 @@ export const STATION_COUNTERS = {
   /** Station TCP connections closed for sending nothing within the idle timeout. */
   idleClosed: "tcp_idle_closed",
   overload: "overload_dropped",
+  /** Lines from a sender outside the station's --allow-from ranges, dropped. */
+  notAllowed: "address_not_allowed",
+  /** Message envelopes (AIS-catcher HTTP JSON) carrying no NMEA sentence, dropped. */
+  noNmea: "no_nmea",
 } as const;
 
 interface StationState {
@@ -266,6 +270,12 @@ export class IngestPipeline {
   unauthenticated(transport: Transport, reason: string, station: IngestStation | null = null): void {
     this.#metrics.unauthenticated.inc({ transport, reason });
     if (station) this.count(station, STATION_COUNTERS.unauthenticated);
+  }
+
+  /** Counts lines dropped because the sender's address is outside the station's allow list. */
+  notAllowed(transport: Transport, station: IngestStation, lines: number): void {
+    this.#metrics.unauthenticated.inc({ transport, reason: "address_not_allowed" });
+    this.count(station, STATION_COUNTERS.notAllowed, lines);
   }
 
   overloadDrop(transport: Transport, station: IngestStation | null, lines: number): void {

@@ -3,6 +3,7 @@ import { isIPv6 } from "node:net";
 import type { Clock } from "../../ports/clock.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
+import { stationAllows } from "./allow-check.ts";
 import { ReplayWindow } from "./replay-window.ts";
 import type { StationDirectory } from "./station-directory.ts";
 import { type DatagramHeader, parseDatagramHeader, SIGNATURE_WINDOW_S, verifyDatagram } from "./udp-signature.ts";
@@ -38,6 +39,10 @@ export async function startUdpListener(pipeline: IngestPipeline, directory: Stat
   const accept = (station: IngestStation | null, h: DatagramHeader, msg: Buffer, rinfo: RemoteInfo): void => {
     if (station === null) {
       pipeline.unauthenticated("udp", "unknown_station");
+      return;
+    }
+    if (!stationAllows(station, rinfo.address)) {
+      pipeline.notAllowed("udp", station, 1);
       return;
     }
     const nowS = Math.floor(clock.now() / 1000);

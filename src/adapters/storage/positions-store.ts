@@ -253,13 +253,13 @@ export class SqlPositionStore implements PositionStore {
   }
 
   async stationBySecretHash(hash: string): Promise<IngestStation | null> {
-    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash", "udp_key"]).where("secret_hash", "=", hash).executeTakeFirst();
-    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash, udpKey: r.udp_key } : null;
+    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash", "udp_key", "allow_from"]).where("secret_hash", "=", hash).executeTakeFirst();
+    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash, udpKey: r.udp_key, allowFrom: r.allow_from === null ? null : r.allow_from.split(",") } : null;
   }
 
   async stationById(id: number): Promise<IngestStation | null> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash", "udp_key"]).where("id", "=", id).executeTakeFirst();
-    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash, udpKey: r.udp_key } : null;
+    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash", "udp_key", "allow_from"]).where("id", "=", id).executeTakeFirst();
+    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash, udpKey: r.udp_key, allowFrom: r.allow_from === null ? null : r.allow_from.split(",") } : null;
   }
 }

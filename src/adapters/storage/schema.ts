@@ -101,6 +101,13 @@ export interface StationsTable {
   udp_key: string | null;
   shared: number;
   created_at: number;
+  /** Migration 0017: what the owner grants others when shared, and receiver settings. */
+  share_redistribution: Generated<number>;
+  share_commercial: Generated<number>;
+  source_name: string | null;
+  plain_port: number | null;
+  allow_from: string | null;
+  connect_to: string | null;
 }
 
 export interface PortsTable {

@@ -4,7 +4,7 @@ import type { PositionFix } from "../../ports/positions.ts";
 import type { VesselIdentifierLink, VesselMmsis, VesselNameLink, VesselRecord, VisibleStations } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
-import { visibleFilter } from "./visible-filter.ts";
+import { visibleFilter, visibleUnion } from "./visible-filter.ts";
 
 /**
  * Reads of the vessel registry (migration 0004). Every read filters links by the caller's
@@ -15,15 +15,26 @@ export class SqlVesselReads {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+  readonly #sharedIds: () => Promise<number[]>;
+
+  /** `sharedIds`: the shared stations (a cached snapshot in the service; read from the table when not given). */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<number[]>) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#sharedIds = sharedIds ?? (async () => (await db.selectFrom("stations").select("id").where("shared", "=", 1).execute()).map((r) => r.id));
   }
 
+  /** Own stations union shared ones (visible-filter.ts). */
   async visibleStations(accountId: string | null): Promise<number[]> {
-    // Read on every request; without an account, `account_id = NULL` matches nothing.
-    const q = sql`SELECT id FROM stations WHERE shared = 1 OR account_id = ${accountId} ORDER BY id`.compile(this.#db);
-    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_visible_stations", q)).map((x) => x.id);
+    const [own, shared] = await Promise.all([this.#ownStations(accountId), this.#sharedIds()]);
+    return visibleUnion(own, shared);
+  }
+
+  async #ownStations(accountId: string | null): Promise<number[]> {
+    if (accountId === null) return [];
+    // Read on every request, so prepared.
+    const q = sql`SELECT id FROM stations WHERE account_id = ${accountId}`.compile(this.#db);
+    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_own_stations", q)).map((x) => x.id);
   }
 
   async findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null> {

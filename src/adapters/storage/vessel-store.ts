@@ -16,8 +16,8 @@ export class SqlVesselStore implements VesselStore {
   readonly #reads: SqlVesselReads;
   readonly #registry: SqlVesselRegistry;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#reads = new SqlVesselReads(db, dialect);
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<number[]>) {
+    this.#reads = new SqlVesselReads(db, dialect, sharedIds);
     this.#registry = new SqlVesselRegistry(db, dialect);
   }
 
