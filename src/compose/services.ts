@@ -1,6 +1,10 @@
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
+import { FeedMetrics } from "../adapters/ingest/feeds/metrics.ts";
+import { FeedRunner } from "../adapters/ingest/feeds/runner.ts";
+import { SqlFeedStore } from "../adapters/storage/feed-store.ts";
+import { FeedStations } from "../adapters/storage/feed-stations.ts";
 import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
 import { announcingRevocations } from "../adapters/revocation/announcing-accounts.ts";
 import { type KeyRevocations, keyRevocations } from "../adapters/revocation/key-revocations.ts";
@@ -58,6 +62,10 @@ export interface ServiceCore {
   tracks: SqlTrackStore;
   /** The position archive (its own store; opened on first use). */
   archive: SqlArchiveStore;
+  /** Public AIS feeds: run by `serve` (`feeds.start()`); the list and statuses are in `services.feeds`. */
+  feeds: FeedRunner;
+  /** The stations of public feeds (cached); `refresh()` after adding one in this process. */
+  feedStations: FeedStations;
   /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
@@ -121,6 +129,13 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   });
   const tracks = new SqlTrackStore(store.db, store.dialect);
   const archive = new SqlArchiveStore(archiveLocation(config));
+  const feedStore = new SqlFeedStore(store.db, secretBox, clock);
+  // Feed stations are part of everyone's visible set, and governed by their feed's source entry.
+  const feedStations = new FeedStations(feedStore, clock, (stations) => sources.bindStations(stations));
+  await feedStations.refresh().catch(async (e: unknown) => {
+    await store.close();
+    throw e;
+  });
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
     clock,
@@ -134,7 +149,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     flags: new SqlFlagStore(store.db),
     wrecks: new SqlWreckStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
-    vessels: new SqlVesselStore(store.db, store.dialect),
+    vessels: new SqlVesselStore(store.db, store.dialect, () => feedStations.ids()),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,
@@ -142,6 +157,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     webhooks: webhookStore,
     webhookDispatch: webhooks,
     alertsRuntime: webhooks,
+    feeds: feedStore,
   };
   const oauthStore = new SqlOAuthStore(store.db);
   const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
@@ -152,6 +168,11 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
   ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);
+  const feeds = new FeedRunner(
+    { feeds: feedStore, pipeline: ingest.pipeline, station: (id) => ingest.directory.byId(id), clock, beforeStart: () => feedStations.refresh() },
+    new FeedMetrics(ingest.metrics.registry),
+    { tuning: { digitrafficUser: config.digitrafficUser, silentAfterMs: config.feedSilentMs }, log: (m) => log.warn(m) },
+  );
   return {
     config,
     people: { users: new SqlUserStore(store.db, clock), sessions: new SqlSessionStore(store.db) },
@@ -162,11 +183,14 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     datasets: new SqlDatasetLog(store.db),
     ingest,
     webhooks,
+    feeds,
+    feedStations,
     tracks,
     archive,
     revocations,
     log,
     async close() {
+      await feeds.stop();
       await ingest.close();
       await webhooks.close();
       await limiter.close();

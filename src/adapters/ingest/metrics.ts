@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
-export type Transport = "tcp" | "udp" | "http" | "file" | "simulator";
+export type Transport = "tcp" | "udp" | "http" | "file" | "simulator" | "feed";
 
 /**
  * Prometheus metrics of AIS ingest, in a registry of their own that /metrics merges with

@@ -1,5 +1,6 @@
 import { type AisDecoder, type AisDecoderStats, createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
 import type { Clock } from "../../ports/clock.ts";
+import type { FeedReport } from "../../domain/feeds/report.ts";
 import type { CounterDelta, IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
 import { identityUpdate, mergeIdentity } from "./identity-update.ts";
 import type { IngestMetrics, Transport } from "./metrics.ts";
@@ -237,6 +238,51 @@ export class IngestPipeline {
     return result;
   }
 
+  /**
+   * Reports of a feed that delivers decoded JSON (Digitraffic, aisstream.io, AISHub), as
+   * one station's: the same checks (range, future time), batches and acknowledgement as
+   * decoded lines. Counted as `feed_messages` and `feed_positions` besides the usual counters.
+   */
+  submitReports(station: IngestStation, reports: readonly FeedReport[], options: { wait?: boolean } = {}): SubmitResult {
+    const state = this.#state(station);
+    const now = this.#clock.now();
+    const latestFuture = now + this.#opt.futureToleranceMs;
+    let positions = 0;
+    let invalid = 0;
+    let future = 0;
+    let statics = 0;
+    for (const r of reports) {
+      if (r.kind === "position") {
+        const o = this.#fix(station.id, r.mmsi, r.time, r.lat, r.lon, r.sog, r.cog, r.heading, r.navStatus, latestFuture);
+        if (o === 0) positions++;
+        else if (o === 1) invalid++;
+        else future++;
+      } else {
+        const { kind: _, ...fields } = r;
+        const u: VesselIdentityUpdate = { ...fields, stationId: station.id, updatedAt: now };
+        const key = `${station.id}:${r.mmsi}`;
+        const prev = this.#identities.get(key);
+        this.#identities.set(key, prev ? mergeIdentity(prev, u) : u);
+        statics++;
+      }
+    }
+    state.heardAt = now;
+    this.#touched.add(state);
+    this.#add(state, "feed_messages", reports.length);
+    this.#add(state, STATION_COUNTERS.positions, positions);
+    this.#add(state, STATION_COUNTERS.invalid, invalid);
+    this.#add(state, STATION_COUNTERS.future, future);
+    this.#add(state, STATION_COUNTERS.statics, statics);
+    const stored =
+      options.wait === false
+        ? RESOLVED
+        : new Promise<void>((resolve) => {
+            this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
+          });
+    this.#schedule();
+    return { lines: 0, messages: reports.length, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future, statics, stored };
+  }
+
   /** Counts a listener-side event against a station (oversized lines, UDP gaps, failed signatures). */
   count(station: IngestStation, counter: string, n = 1): void {
     if (n === 0) return;
@@ -432,8 +478,10 @@ export class IngestPipeline {
       const now = s.decoder.stats();
       const was = s.seen;
       s.seen = now;
+      // One delta per counter name: a name counted by both the decoder and the pipeline is summed, never written twice in one upsert.
+      const deltas = new Map<string, number>();
       const d = (counter: string, delta: number) => {
-        if (delta !== 0) counters.push({ stationId: id, counter, delta });
+        if (delta !== 0) deltas.set(counter, (deltas.get(counter) ?? 0) + delta);
       };
       d("lines", now.lines - was.lines);
       d("messages", now.messages - was.messages);
@@ -443,6 +491,7 @@ export class IngestPipeline {
       for (const [r, n] of Object.entries(now.reasons)) d(`reason:${r}`, n - was.reasons[r as keyof typeof was.reasons]);
       for (const [counter, n] of s.pending) d(counter, n);
       s.pending.clear();
+      for (const [counter, delta] of deltas) counters.push({ stationId: id, counter, delta });
       if (s.heardAt > 0) heard.push({ stationId: id, at: s.heardAt });
     }
     this.#touched.clear();

@@ -15,15 +15,31 @@ export class SqlVesselReads {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+  readonly #feedStations: () => Promise<readonly number[]>;
+
+  /** `feedStations`: the stations of public feeds (cached by the caller; none without). */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, feedStations: () => Promise<readonly number[]> = async () => []) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#feedStations = feedStations;
   }
 
+  /** What any principal (anonymous included) may see: own stations ∪ public feeds' stations ∪ shared stations. */
   async visibleStations(accountId: string | null): Promise<number[]> {
+    const [own, feeds, shared] = await Promise.all([this.#ownStations(accountId), this.#feedStations(), this.#sharedStations()]);
+    return unionOfStations(own, feeds, shared);
+  }
+
+  async #ownStations(accountId: string | null): Promise<number[]> {
     // Read on every request; without an account, `account_id = NULL` matches nothing.
-    const q = sql`SELECT id FROM stations WHERE shared = 1 OR account_id = ${accountId} ORDER BY id`.compile(this.#db);
-    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_visible_stations", q)).map((x) => x.id);
+    if (accountId === null) return [];
+    const q = sql`SELECT id FROM stations WHERE account_id = ${accountId}`.compile(this.#db);
+    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_own_stations", q)).map((x) => x.id);
+  }
+
+  async #sharedStations(): Promise<number[]> {
+    const q = sql`SELECT id FROM stations WHERE shared = 1`.compile(this.#db);
+    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_shared_stations", q)).map((x) => x.id);
   }
 
   async findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null> {
@@ -140,4 +156,9 @@ export class SqlVesselReads {
     const r = await this.#db.selectFrom("latest_positions").select("mmsi").where("station_id", "in", [...visible]).where("mmsi", "=", mmsi).limit(1).executeTakeFirst();
     return r !== undefined;
   }
+}
+
+/** Station id sets joined, ascending and without repeats. */
+function unionOfStations(...sets: readonly (readonly number[])[]): number[] {
+  return [...new Set(sets.flat())].sort((a, b) => a - b);
 }

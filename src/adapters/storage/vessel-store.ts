@@ -16,8 +16,9 @@ export class SqlVesselStore implements VesselStore {
   readonly #reads: SqlVesselReads;
   readonly #registry: SqlVesselRegistry;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#reads = new SqlVesselReads(db, dialect);
+  /** `feedStations`: the stations of public feeds, part of every caller's visible set. */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, feedStations?: () => Promise<readonly number[]>) {
+    this.#reads = new SqlVesselReads(db, dialect, feedStations);
     this.#registry = new SqlVesselRegistry(db, dialect);
   }
 

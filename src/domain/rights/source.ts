@@ -33,14 +33,26 @@ export const SourcesFileSchema = z.object({ sources: z.array(SourceSchema).min(1
 
 export class SourceRegistry {
   readonly #byId: Map<string, Source>;
+  /** Stations whose data another entry governs (a public feed's station: `station:12` -> `digitraffic-marine`). */
+  #stationSources = new Map<number, string>();
 
   constructor(sources: Source[]) {
     this.#byId = new Map(sources.map((s) => [s.id, s]));
   }
 
   get(id: string): Source | undefined {
+    const direct = this.#byId.get(id);
+    if (direct || !id.startsWith("station:")) return direct;
+    // A feed's station is governed by the feed's own entry; when the file lacks it, nothing is allowed.
+    const bound = this.#stationSources.get(Number(id.slice(8)));
+    if (bound !== undefined) return this.#byId.get(bound);
     // Station feeds are one source per station id: `station:<id>` is governed by the `station` entry.
-    return this.#byId.get(id) ?? (id.startsWith("station:") ? this.#byId.get("station") : undefined);
+    return this.#byId.get("station");
+  }
+
+  /** Which entry governs each feed station's data; replaces what was bound before. */
+  bindStations(stations: readonly { stationId: number; sourceId: string }[]): void {
+    this.#stationSources = new Map(stations.map((s) => [s.stationId, s.sourceId]));
   }
 
   all(): Source[] {
