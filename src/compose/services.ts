@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
 import { FeedMetrics } from "../adapters/ingest/feeds/metrics.ts";
-import { FeedRunner } from "../adapters/ingest/feeds/runner.ts";
+import { FeedRunner, type FeedRunnerOptions } from "../adapters/ingest/feeds/runner.ts";
 import { SqlFeedStore } from "../adapters/storage/feed-store.ts";
 import { FeedStations } from "../adapters/storage/feed-stations.ts";
 import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
@@ -79,6 +79,8 @@ export interface OpenOptions {
   webhooks?: WebhooksOptions;
   /** Tests replace the OAuth server's sign-in seams or its metadata fetcher (compose/server.ts). */
   oauth?: OAuthSeams;
+  /** Tests shorten the feeds' silence threshold, backoff and poll interval. */
+  feeds?: FeedRunnerOptions;
 }
 
 /** The sign-in seams of the OAuth server (the web face supplies them) and its metadata fetcher. */
@@ -171,7 +173,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const feeds = new FeedRunner(
     { feeds: feedStore, pipeline: ingest.pipeline, station: (id) => ingest.directory.byId(id), clock, beforeStart: () => feedStations.refresh() },
     new FeedMetrics(ingest.metrics.registry),
-    { tuning: { digitrafficUser: config.digitrafficUser, silentAfterMs: config.feedSilentMs }, log: (m) => log.warn(m) },
+    { log: (m) => log.warn(m), ...options.feeds, tuning: { digitrafficUser: config.digitrafficUser, silentAfterMs: config.feedSilentMs, ...options.feeds?.tuning } },
   );
   return {
     config,
