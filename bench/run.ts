@@ -35,6 +35,7 @@ const BENCHMARKS: Benchmark[] = [
   { name: "search", file: "search.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "track", file: "track.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "webhooks", file: "webhooks.ts", quickArgs: ["200", "1"], alsoUses: ["DATABASE_URL"] },
+  { name: "feeds", file: "feeds.ts", quickArgs: ["--messages", "2000", "--samples", "10"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */
