@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { get, startTestService, type TestService } from "../helpers/service.ts";
+import { ENGINES, get, startTestService, type TestService } from "../helpers/service.ts";
 import { aishubMock, aisstreamMock, captureLines, digitrafficLocations, startMosquitto, tcpReplay, until } from "./replay.ts";
 
 /** Short thresholds so a silent feed is noticed in a test's time. */
@@ -37,10 +37,10 @@ async function stored(t: TestService, stationId: number, atLeast: number): Promi
   });
 }
 
-describe("public feeds through local replays", () => {
+for (const engine of ENGINES) describe(`public feeds through local replays (${engine})`, () => {
   let t: TestService;
   before(async () => {
-    t = await startTestService({ withData: false, feeds: FAST });
+    t = await startTestService({ engine, withData: false, feeds: FAST });
     await t.service.feeds.start();
   });
   after(() => t.close());
