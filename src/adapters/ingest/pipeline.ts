@@ -209,21 +209,7 @@ export class IngestPipeline {
           break;
       }
     }
-    state.heardAt = now;
-    this.#touched.add(state);
-    this.#add(state, STATION_COUNTERS.positions, positions);
-    this.#add(state, STATION_COUNTERS.invalid, invalid);
-    this.#add(state, STATION_COUNTERS.future, future);
-    this.#add(state, STATION_COUNTERS.statics, statics);
-
-    // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
-    const stored =
-      options.wait === false
-        ? RESOLVED
-        : new Promise<void>((resolve) => {
-            this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
-          });
-    this.#schedule();
+    const stored = this.#submitted(state, now, { positions, invalid, future, statics }, options.wait !== false);
 
     const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future, statics, stored };
     if (before) {
@@ -266,20 +252,8 @@ export class IngestPipeline {
         statics++;
       }
     }
-    state.heardAt = now;
-    this.#touched.add(state);
     this.#add(state, "feed_messages", reports.length);
-    this.#add(state, STATION_COUNTERS.positions, positions);
-    this.#add(state, STATION_COUNTERS.invalid, invalid);
-    this.#add(state, STATION_COUNTERS.future, future);
-    this.#add(state, STATION_COUNTERS.statics, statics);
-    const stored =
-      options.wait === false
-        ? RESOLVED
-        : new Promise<void>((resolve) => {
-            this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
-          });
-    this.#schedule();
+    const stored = this.#submitted(state, now, { positions, invalid, future, statics }, options.wait !== false);
     return { lines: 0, messages: reports.length, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future, statics, stored };
   }
 
@@ -323,6 +297,24 @@ export class IngestPipeline {
     await this.flush().catch(this.#onError);
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+  }
+
+  /** Counts what a submit queued, marks the station heard, and returns the promise its sender waits on (none for UDP). */
+  #submitted(state: StationState, now: number, n: { positions: number; invalid: number; future: number; statics: number }, wait: boolean): Promise<void> {
+    state.heardAt = now;
+    this.#touched.add(state);
+    this.#add(state, STATION_COUNTERS.positions, n.positions);
+    this.#add(state, STATION_COUNTERS.invalid, n.invalid);
+    this.#add(state, STATION_COUNTERS.future, n.future);
+    this.#add(state, STATION_COUNTERS.statics, n.statics);
+    // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
+    const stored = wait
+      ? new Promise<void>((resolve) => {
+          this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
+        })
+      : RESOLVED;
+    this.#schedule();
+    return stored;
   }
 
   /** 0 = queued, 1 = invalid position, 2 = stamped in the future. */

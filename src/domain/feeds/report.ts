@@ -1,9 +1,9 @@
 import { isValidImo } from "../identifiers.ts";
+import type { VesselIdentityFields } from "../vessels/identity-fields.ts";
 
 /**
  * What a feed that delivers decoded JSON (not NMEA) tells about a vessel, in the units the
- * service stores: a position fix, or identity fields. Fields an identity report does not
- * carry are undefined and leave the stored value as it was.
+ * service stores: a position fix, or identity fields.
  */
 export interface FeedPosition {
   kind: "position";
@@ -19,21 +19,9 @@ export interface FeedPosition {
   navStatus: number | null;
 }
 
-export interface FeedIdentity {
+export interface FeedIdentity extends VesselIdentityFields {
   kind: "identity";
   mmsi: number;
-  imo?: number | null;
-  name?: string | null;
-  callsign?: string | null;
-  shipType?: number | null;
-  toBow?: number | null;
-  toStern?: number | null;
-  toPort?: number | null;
-  toStarboard?: number | null;
-  draught?: number | null;
-  destination?: string | null;
-  /** `MM-DDTHH:MMZ` (or `MM-DD`), as broadcast, without a year. */
-  eta?: string | null;
 }
 
 export type FeedReport = FeedPosition | FeedIdentity;

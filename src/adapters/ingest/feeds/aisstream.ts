@@ -1,6 +1,5 @@
 import WebSocket from "ws";
 import { aisstreamSubscription, parseAisstream } from "../../../domain/feeds/aisstream-message.ts";
-import type { FeedReport } from "../../../domain/feeds/report.ts";
 import { FeedConnector } from "./connector.ts";
 
 /**
@@ -21,17 +20,7 @@ export class AisstreamConnector extends FeedConnector {
     }
     const socket = new WebSocket(this.deps.feed.url, { handshakeTimeout: 30_000, maxPayload: 1 << 20 });
     this.#socket = socket;
-    let batch: FeedReport[] = [];
-    let messages = 0;
-    let scheduled = false;
-    const flush = () => {
-      scheduled = false;
-      const reports = batch;
-      const n = messages;
-      batch = [];
-      messages = 0;
-      this.reports(generation, reports, n);
-    };
+    const take = this.batcher(generation);
     socket.on("open", () => {
       socket.send(aisstreamSubscription(key));
       this.opened(generation);
@@ -47,12 +36,7 @@ export class AisstreamConnector extends FeedConnector {
         this.rejected(generation, r.rejected);
         return;
       }
-      for (const x of r.reports) batch.push(x);
-      messages++;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      take(r.reports);
     });
     socket.on("unexpected-response", (_req, res) => {
       const status = res.statusCode ?? 0;

@@ -155,6 +155,32 @@ export abstract class FeedConnector {
     this.#received(messages);
   }
 
+  /**
+   * Collects decoded reports of one connection and hands them to the pipeline once per
+   * event-loop turn, so a burst of WebSocket or MQTT messages is one submit, not thousands.
+   */
+  protected batcher(generation: number): (reports: readonly FeedReport[]) => void {
+    let batch: FeedReport[] = [];
+    let messages = 0;
+    let scheduled = false;
+    const flush = () => {
+      scheduled = false;
+      const reports = batch;
+      const n = messages;
+      batch = [];
+      messages = 0;
+      this.reports(generation, reports, n);
+    };
+    return (reports) => {
+      for (const r of reports) batch.push(r);
+      messages++;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    };
+  }
+
   /** A message counted and dropped (not JSON, unknown topic, ...): it proves the feed alive, but carries nothing. */
   protected rejected(generation: number, reason: string, n = 1): void {
     if (!this.current(generation)) return;

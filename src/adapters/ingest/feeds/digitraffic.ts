@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { connect, type MqttClient } from "mqtt";
 import { parseDigitraffic } from "../../../domain/feeds/digitraffic-message.ts";
-import type { FeedReport } from "../../../domain/feeds/report.ts";
 import { FeedConnector } from "./connector.ts";
 
 /** Sent when the operator sets no DIGITRAFFIC_USER: identifies the software, never a person. */
@@ -31,17 +30,7 @@ export class DigitrafficConnector extends FeedConnector {
       protocolVersion: 4,
     });
     this.#client = client;
-    let batch: FeedReport[] = [];
-    let messages = 0;
-    let scheduled = false;
-    const flush = () => {
-      scheduled = false;
-      const reports = batch;
-      const n = messages;
-      batch = [];
-      messages = 0;
-      this.reports(generation, reports, n);
-    };
+    const take = this.batcher(generation);
     client.on("connect", () => {
       client.subscribe(TOPICS, { qos: 0 }, (err) => {
         if (err) this.lost(generation, `subscribe refused: ${err.message}`);
@@ -54,12 +43,7 @@ export class DigitrafficConnector extends FeedConnector {
         this.rejected(generation, r.rejected);
         return;
       }
-      for (const x of r.reports) batch.push(x);
-      messages++;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      take(r.reports);
     });
     client.on("error", (e: Error & { code?: string | number }) => {
       const status = /Unexpected server response: (\d+)/.exec(e.message)?.[1];
