@@ -53,7 +53,8 @@ PLAN_IDS.filter((id) => PLANS[id].commercialScope === scope).join(", ");
       ? `Currently withheld from every answer: ${blocked.map((s) => `\`${s.id}\``).join(", ")}. Facts resting on them appear only as \`withheld\` entries.`
       : "Every source is currently cleared for API use.",
     "",
-    "Station feeds (`station:<id>`) are governed by the `station` entry; a private feed only ever contains the caller's own stations.",
+    "Station feeds (`station:<id>`) are governed by the `station` entry; a private feed only ever contains the caller's own stations. " +
+      "The stations of public AIS feeds are governed by their feed's entry (`kystverket-open`, `digitraffic-marine`, `aisstream`, `aishub`); `list_sources` shows each feed's freshness.",
     "",
   ].join("\n");
 }
