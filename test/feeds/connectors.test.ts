@@ -17,6 +17,11 @@ async function anon(t: TestService, url: string) {
   return get(t, url);
 }
 
+function metricValue(text: string, series: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 async function sourceRow(t: TestService, id: string) {
   const r = await anon(t, "/api/v1/sources");
   assert.equal(r.status, 200);
@@ -145,10 +150,9 @@ for (const engine of ENGINES) describe(`public feeds through local replays (${en
       assert.equal(identity!.imo, 9543756);
       assert.equal(identity!.name, "FIXTURE ONE");
       assert.equal(identity!.eta, "11-21T08:00Z");
+      // The mock sends its frames on every subscription (a silent connection is recycled), so at least once each.
       const m = await metricsText(t);
-      assert.match(m, /mds_feed_rejected_total\{feed="stream",reason="not_json"\} 1/);
-      assert.match(m, /mds_feed_rejected_total\{feed="stream",reason="not_an_envelope"\} 1/);
-      assert.match(m, /mds_feed_rejected_total\{feed="stream",reason="ignored_type"\} 1/);
+      for (const reason of ["not_json", "not_an_envelope", "ignored_type"]) assert.ok(metricValue(m, `mds_feed_rejected_total{feed="stream",reason="${reason}"}`) >= 1, reason);
       // aisstream.io publishes no terms: the position is served, but not for redistribution (the envelope still names it).
       const page = await anon(t, "/api/v1/vessels/mmsi-244700923");
       assert.equal(page.status, 200);
@@ -234,9 +238,10 @@ for (const engine of ENGINES) describe(`public feeds through local replays (${en
     const closedPort = server.port;
     try {
       const feed = await addFeed(t, "junk", "kystverket", `tcp://127.0.0.1:${closedPort}`);
+      // Every connection gets the 4 lines again (the feed is recycled once it falls silent), so counts only grow.
       await until("garbage counted", async () => {
         const m = await metricsText(t);
-        return /mds_feed_rejected_total\{feed="junk",reason="line_too_long"\} 1/.test(m) && /mds_feed_messages_total\{feed="junk"\} [4-9]/.test(m);
+        return metricValue(m, 'mds_feed_rejected_total{feed="junk",reason="line_too_long"}') >= 1 && metricValue(m, 'mds_feed_messages_total{feed="junk"}') >= 4;
       });
       await t.service.ingest.pipeline.flush();
       assert.equal(await t.service.services.positions.countPositions(feed.stationId), 0);
