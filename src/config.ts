@@ -97,6 +97,8 @@ const EnvSchema = z.object({
   INGEST_TCP_MAX_CONNECTIONS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(5_000),
   INGEST_TCP_MAX_PER_ADDRESS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(50),
   INGEST_PLAIN_PORTS: portRange.default({ from: 5700, to: 5999 }),
+  DIGITRAFFIC_USER: z.string().regex(/^[A-Za-z0-9._-]{1,60}\/[A-Za-z0-9._-]{1,60}$/, { error: "must be <organisation>/<application> (letters, digits, . _ -; no personal data)" }).optional(),
+  FEED_SILENT_MINUTES: wholeNumber(1, 1_440, "must be a whole number of minutes from 1 to 1440").optional(),
 });
 
 export interface Config {
@@ -138,6 +140,10 @@ export interface Config {
   ingestTcpMaxPerAddress: number;
   /** Ports allocated to stations for plain NMEA (`stations create --plain-port`), INGEST_PLAIN_PORTS. */
   ingestPlainPorts: { from: number; to: number };
+  /** The `Digitraffic-User` header of the Digitraffic feed; unset: the service's own name. */
+  digitrafficUser: string | undefined;
+  /** Silence before a feed's alarm, for every feed; unset: each kind's own (2 to 15 minutes). */
+  feedSilentMs: number | undefined;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -183,6 +189,8 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     ingestTcpMaxConnections: e.INGEST_TCP_MAX_CONNECTIONS,
     ingestTcpMaxPerAddress: e.INGEST_TCP_MAX_PER_ADDRESS,
     ingestPlainPorts: e.INGEST_PLAIN_PORTS,
+    digitrafficUser: e.DIGITRAFFIC_USER,
+    feedSilentMs: e.FEED_SILENT_MINUTES === undefined ? undefined : e.FEED_SILENT_MINUTES * 60_000,
   };
 }
 

@@ -1,6 +1,7 @@
 import { ACCOUNT_COMMANDS, isAccountCommand } from "../adapters/webhooks/cli.ts";
 import { accountOperation, accountsCreate } from "./accounts.ts";
 import { CliError, toCliError } from "./cli-error.ts";
+import { feedsAdd, feedsList, feedsRemove } from "./feeds.ts";
 import { importCommand } from "./import.ts";
 import { ingestCommand, simulateCommand } from "./ingest.ts";
 import type { CliIo } from "./io.ts";
@@ -26,6 +27,9 @@ const COMMANDS: Record<string, Command> = {
   "stations list": stationsList,
   "stations rotate-secret": stationsRotateSecret,
   "stations update": stationsUpdate,
+  "feeds add": feedsAdd,
+  "feeds list": feedsList,
+  "feeds remove": feedsRemove,
   ingest: ingestCommand,
   simulate: simulateCommand,
   compact: compactCommand,
@@ -34,10 +38,10 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** Groups whose second word is the verb (`keys create`). */
-const GROUPS = new Set(["accounts", "keys", "stations", "users"]);
+const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--allow-from", "--connect", "--source-name"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

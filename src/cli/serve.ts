@@ -45,6 +45,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const range = core.config.ingestPlainPorts;
   io.out(`station plain ports (${range.from}-${range.to}): ${receivers?.plain.length ?? 0} listening; receivers read by connect-out: ${receivers?.connect.length ?? 0}`);
   io.out(`mcp: ${base}/mcp (Authorization: Bearer <API_KEY>)`);
+  // Every feed added with `mds feeds add`; feeds added or removed later are picked up within 30 s.
+  await core.feeds.start();
+  const feeds = core.feeds.names();
+  io.out(`public feeds: ${feeds.length === 0 ? "none (mds feeds add)" : feeds.join(", ")}`);
   if (demoSetup) {
     io.out(`sandbox key: ${demoSetup.sandboxKey}`);
     io.out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);

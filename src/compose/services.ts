@@ -2,6 +2,10 @@ import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
 import { IdentityLinker } from "../adapters/ingest/identity-linker.ts";
+import { FeedMetrics } from "../adapters/ingest/feeds/metrics.ts";
+import { FeedRunner, type FeedRunnerOptions } from "../adapters/ingest/feeds/runner.ts";
+import { SqlFeedStore } from "../adapters/storage/feed-store.ts";
+import { FeedStations } from "../adapters/storage/feed-stations.ts";
 import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
 import { announcingRevocations } from "../adapters/revocation/announcing-accounts.ts";
 import { type KeyRevocations, keyRevocations } from "../adapters/revocation/key-revocations.ts";
@@ -60,6 +64,10 @@ export interface ServiceCore {
   tracks: SqlTrackStore;
   /** The position archive (its own store; opened on first use). */
   archive: SqlArchiveStore;
+  /** Public AIS feeds: run by `serve` (`feeds.start()`); the list and statuses are in `services.feeds`. */
+  feeds: FeedRunner;
+  /** The stations of public feeds (cached); `refresh()` after adding one in this process. */
+  feedStations: FeedStations;
   /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
@@ -73,6 +81,8 @@ export interface OpenOptions {
   webhooks?: WebhooksOptions;
   /** Tests replace the OAuth server's sign-in seams or its metadata fetcher (compose/server.ts). */
   oauth?: OAuthSeams;
+  /** Tests shorten the feeds' silence threshold, backoff and poll interval. */
+  feeds?: FeedRunnerOptions;
 }
 
 /** The sign-in seams of the OAuth server (the web face supplies them) and its metadata fetcher. */
@@ -129,6 +139,13 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const sharedStations = new SharedStations(() => stations.sharedStations(), clock);
   sources.attachStations((id) => sharedStations.sourceOf(id));
   await sharedStations.ids();
+  const feedStore = new SqlFeedStore(store.db, secretBox, clock);
+  // Feed stations are part of everyone's visible set, and governed by their feed's source entry.
+  const feedStations = new FeedStations(feedStore, clock, (stations) => sources.bindStations(stations));
+  await feedStations.refresh().catch(async (e: unknown) => {
+    await store.close();
+    throw e;
+  });
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
     clock,
@@ -142,7 +159,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     flags: new SqlFlagStore(store.db),
     wrecks: new SqlWreckStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
-    vessels: new SqlVesselStore(store.db, store.dialect, () => sharedStations.ids()),
+    vessels: new SqlVesselStore(store.db, store.dialect, () => sharedStations.ids(), () => feedStations.ids()),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,
@@ -150,6 +167,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     webhooks: webhookStore,
     webhookDispatch: webhooks,
     alertsRuntime: webhooks,
+    feeds: feedStore,
   };
   const oauthStore = new SqlOAuthStore(store.db);
   const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
@@ -163,6 +181,11 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   // A static report is linked into the vessel registry as soon as it is stored (a ship's IMO answers at once).
   const identityLinker = new IdentityLinker((keys) => services.vessels.linkIdentities(keys), (err) => log.warn({ err }, "vessel registry: linking static reports failed; the periodic refresh links them"));
   ingest.pipeline.onIdentities = (keys) => identityLinker.add(keys);
+  const feeds = new FeedRunner(
+    { feeds: feedStore, pipeline: ingest.pipeline, station: (id) => ingest.directory.byId(id), clock, beforeStart: () => feedStations.refresh() },
+    new FeedMetrics(ingest.metrics.registry),
+    { log: (m) => log.warn(m), ...options.feeds, tuning: { digitrafficUser: config.digitrafficUser, silentAfterMs: config.feedSilentMs, ...options.feeds?.tuning } },
+  );
   return {
     config,
     people: { users: new SqlUserStore(store.db, clock), sessions: new SqlSessionStore(store.db) },
@@ -173,11 +196,14 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     datasets: new SqlDatasetLog(store.db),
     ingest,
     webhooks,
+    feeds,
+    feedStations,
     tracks,
     archive,
     revocations,
     log,
     async close() {
+      await feeds.stop();
       await ingest.close();
       await identityLinker.drain();
       await webhooks.close();

@@ -81,6 +81,10 @@ const VesselPageSchema = z.object({
       heading: z.number().nullable(),
       navStatus: z.string(),
       source: z.string(),
+      /** The name of the source entry that governs it (a public feed's, or receiving stations'). */
+      sourceName: z.string().nullable(),
+      /** Seconds between the fix and the answer: how old the position is. */
+      ageSeconds: z.number().int(),
     })
     .nullable(),
   portCalls: z.array(z.object({ unlocode: z.string(), arrival: z.string(), departure: z.string().nullable(), source: z.string() })),
@@ -222,7 +226,7 @@ export const vesselsGet = defineOperation({
           .slice(1)
           .map((g) => sourced("otherNames", g.sources, { name: g.name, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen), sources: g.sources }, { countRows: true, leaf: true })),
         particulars: particularsOf(record, live),
-        lastPosition: fix ? lastPositionOf(fix) : null,
+        lastPosition: fix ? lastPositionOf(fix, ctx.now, ctx.services.sources.get(`station:${fix.stationId}`)?.name ?? null) : null,
         // Port calls and inspections need sources the service does not hold yet: empty, not an error.
         portCalls: [],
         inspections: [],
@@ -274,7 +278,7 @@ function newestCallsign(record: VesselRecord | null): { value: string; sources: 
   return first ? { value: first.value, sources: [first.source] } : null;
 }
 
-function lastPositionOf(f: PositionFix) {
+function lastPositionOf(f: PositionFix, now: number, sourceName: string | null) {
   const source = `station:${f.stationId}`;
   return sourced(
     "lastPosition",
@@ -288,6 +292,8 @@ function lastPositionOf(f: PositionFix) {
       heading: f.heading,
       navStatus: navStatusName(f.navStatus),
       source,
+      sourceName,
+      ageSeconds: Math.max(0, Math.floor((now - f.time) / 1000)),
     },
     { whenWithheld: "null", leaf: true },
   );

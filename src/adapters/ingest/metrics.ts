@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
-/** `plain_udp` / `plain_tcp`: a station's own port (no header, no AUTH); `connect`: the service reads a receiver's TCP server. */
-export type Transport = "tcp" | "udp" | "http" | "file" | "simulator" | "plain_udp" | "plain_tcp" | "connect";
+/** `plain_udp` / `plain_tcp`: a station's own port (no header, no AUTH); `connect`: the service reads a receiver's TCP server; `feed`: a public AIS feed. */
+export type Transport = "tcp" | "udp" | "http" | "file" | "simulator" | "plain_udp" | "plain_tcp" | "connect" | "feed";
 
 /**
  * Prometheus metrics of AIS ingest, in a registry of their own that /metrics merges with

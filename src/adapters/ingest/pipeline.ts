@@ -1,6 +1,7 @@
 import { type AisDecoder, type AisDecoderStats, createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
 import { JumpFilter } from "../../domain/tracks/position-jump.ts";
 import type { Clock } from "../../ports/clock.ts";
+import type { FeedReport } from "../../domain/feeds/report.ts";
 import type { CounterDelta, IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
 import { identityUpdate, mergeIdentity } from "./identity-update.ts";
 import type { IngestMetrics, Transport } from "./metrics.ts";
@@ -227,22 +228,7 @@ export class IngestPipeline {
           break;
       }
     }
-    state.heardAt = now;
-    this.#touched.add(state);
-    this.#add(state, STATION_COUNTERS.positions, positions);
-    this.#add(state, STATION_COUNTERS.invalid, invalid);
-    this.#add(state, STATION_COUNTERS.future, future);
-    this.#add(state, STATION_COUNTERS.jump, jumps);
-    this.#add(state, STATION_COUNTERS.statics, statics);
-
-    // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
-    const stored =
-      options.wait === false
-        ? RESOLVED
-        : new Promise<void>((resolve) => {
-            this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
-          });
-    this.#schedule();
+    const stored = this.#submitted(state, now, { positions, invalid, future, jumps, statics }, options.wait !== false);
 
     const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future + jumps, jumpedPositions: jumps, statics, stored };
     if (before) {
@@ -255,6 +241,41 @@ export class IngestPipeline {
       }
     }
     return result;
+  }
+
+  /**
+   * Reports of a feed that delivers decoded JSON (Digitraffic, aisstream.io, AISHub), as
+   * one station's: the same checks (range, future time), batches and acknowledgement as
+   * decoded lines. Counted as `feed_messages` and `feed_positions` besides the usual counters.
+   */
+  submitReports(station: IngestStation, reports: readonly FeedReport[], options: { wait?: boolean } = {}): SubmitResult {
+    const state = this.#state(station);
+    const now = this.#clock.now();
+    const latestFuture = now + this.#opt.futureToleranceMs;
+    let positions = 0;
+    let invalid = 0;
+    let future = 0;
+    let jumps = 0;
+    let statics = 0;
+    for (const r of reports) {
+      if (r.kind === "position") {
+        const o = this.#fix(station.id, r.mmsi, r.time, r.lat, r.lon, r.sog, r.cog, r.heading, r.navStatus, latestFuture, true);
+        if (o === FIX_QUEUED) positions++;
+        else if (o === FIX_INVALID) invalid++;
+        else if (o === FIX_FUTURE) future++;
+        else jumps++;
+      } else {
+        const { kind: _, ...fields } = r;
+        const u: VesselIdentityUpdate = { ...fields, stationId: station.id, updatedAt: now };
+        const key = `${station.id}:${r.mmsi}`;
+        const prev = this.#identities.get(key);
+        this.#identities.set(key, prev ? mergeIdentity(prev, u) : u);
+        statics++;
+      }
+    }
+    this.#add(state, "feed_messages", reports.length);
+    const stored = this.#submitted(state, now, { positions, invalid, future, jumps, statics }, options.wait !== false);
+    return { lines: 0, messages: reports.length, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future + jumps, jumpedPositions: jumps, statics, stored };
   }
 
   /** Counts a listener-side event against a station (oversized lines, UDP gaps, failed signatures). */
@@ -303,6 +324,25 @@ export class IngestPipeline {
     await this.flush().catch(this.#onError);
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+  }
+
+  /** Counts what a submit queued, marks the station heard, and returns the promise its sender waits on (none for UDP). */
+  #submitted(state: StationState, now: number, n: { positions: number; invalid: number; future: number; jumps: number; statics: number }, wait: boolean): Promise<void> {
+    state.heardAt = now;
+    this.#touched.add(state);
+    this.#add(state, STATION_COUNTERS.positions, n.positions);
+    this.#add(state, STATION_COUNTERS.invalid, n.invalid);
+    this.#add(state, STATION_COUNTERS.future, n.future);
+    this.#add(state, STATION_COUNTERS.jump, n.jumps);
+    this.#add(state, STATION_COUNTERS.statics, n.statics);
+    // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
+    const stored = wait
+      ? new Promise<void>((resolve) => {
+          this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
+        })
+      : RESOLVED;
+    this.#schedule();
+    return stored;
   }
 
   /** What became of one position report; `judged`: whether a ship's speed bounds its jumps. */
@@ -461,8 +501,10 @@ export class IngestPipeline {
       const now = s.decoder.stats();
       const was = s.seen;
       s.seen = now;
+      // One delta per counter name: a name counted by both the decoder and the pipeline is summed, never written twice in one upsert.
+      const deltas = new Map<string, number>();
       const d = (counter: string, delta: number) => {
-        if (delta !== 0) counters.push({ stationId: id, counter, delta });
+        if (delta !== 0) deltas.set(counter, (deltas.get(counter) ?? 0) + delta);
       };
       d("lines", now.lines - was.lines);
       d("messages", now.messages - was.messages);
@@ -472,6 +514,7 @@ export class IngestPipeline {
       for (const [r, n] of Object.entries(now.reasons)) d(`reason:${r}`, n - was.reasons[r as keyof typeof was.reasons]);
       for (const [counter, n] of s.pending) d(counter, n);
       s.pending.clear();
+      for (const [counter, delta] of deltas) counters.push({ stationId: id, counter, delta });
       if (s.heardAt > 0) heard.push({ stationId: id, at: s.heardAt });
     }
     this.#touched.clear();

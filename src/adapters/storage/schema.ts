@@ -53,6 +53,7 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  feeds: FeedsTable;
 }
 
 export interface AccountsTable {
@@ -604,4 +605,23 @@ export interface OAuthTokensTable {
   expires_at: number;
   revoked_at: number | null;
   used_at: number | null;
+}
+
+// --- Public AIS feeds (migration 0016) -------------------------------------------------------
+
+export interface FeedsTable {
+  station_id: number;
+  name: string;
+  kind: string;
+  url: string;
+  key_sealed: string | null;
+  created_at: number;
+  removed_at: number | null;
+  state: string | null;
+  last_message_at: number | null;
+  rate: number | null;
+  alarm: string | null;
+  alarm_since: number | null;
+  last_error: string | null;
+  reported_at: number | null;
 }

@@ -15,19 +15,24 @@ export class SqlVesselReads {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 
-  readonly #sharedIds: () => Promise<number[]>;
+  readonly #sharedIds: () => Promise<readonly number[]>;
+  readonly #feedStations: () => Promise<readonly number[]>;
 
-  /** `sharedIds`: the shared stations (a cached snapshot in the service; read from the table when not given). */
-  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<number[]>) {
+  /**
+   * `sharedIds`: the shared stations (a cached snapshot in the service; read from the table
+   * when not given). `feedStations`: the stations of public feeds (cached by the caller; none without).
+   */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<readonly number[]>, feedStations: () => Promise<readonly number[]> = async () => []) {
     this.#db = db;
     this.#dialect = dialect;
     this.#sharedIds = sharedIds ?? (async () => (await db.selectFrom("stations").select("id").where("shared", "=", 1).execute()).map((r) => r.id));
+    this.#feedStations = feedStations;
   }
 
-  /** Own stations union shared ones (visible-filter.ts). */
+  /** What any principal (anonymous included) may see: own stations ∪ shared stations ∪ public feeds' stations (visible-filter.ts). */
   async visibleStations(accountId: string | null): Promise<number[]> {
-    const [own, shared] = await Promise.all([this.#ownStations(accountId), this.#sharedIds()]);
-    return visibleUnion(own, shared);
+    const [own, shared, feeds] = await Promise.all([this.#ownStations(accountId), this.#sharedIds(), this.#feedStations()]);
+    return visibleUnion(own, shared, feeds);
   }
 
   async #ownStations(accountId: string | null): Promise<number[]> {

@@ -16,8 +16,9 @@ export class SqlVesselStore implements VesselStore {
   readonly #reads: SqlVesselReads;
   readonly #registry: SqlVesselRegistry;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<number[]>) {
-    this.#reads = new SqlVesselReads(db, dialect, sharedIds);
+  /** `sharedIds`: the shared stations; `feedStations`: the stations of public feeds. Both are part of every caller's visible set. */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<readonly number[]>, feedStations?: () => Promise<readonly number[]>) {
+    this.#reads = new SqlVesselReads(db, dialect, sharedIds, feedStations);
     this.#registry = new SqlVesselRegistry(db, dialect);
   }
 

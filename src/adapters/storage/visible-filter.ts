@@ -6,8 +6,8 @@ import type { SqlDialect } from "./dialect/dialect.ts";
  * The stations a caller may see: its own account's, and the public ones. Keep this the one
  * place the visible set is put together (feeds and other public sets join the union here).
  */
-export function visibleUnion(own: readonly number[], shared: readonly number[]): number[] {
-  return [...new Set([...own, ...shared])].sort((a, b) => a - b);
+export function visibleUnion(own: readonly number[], ...publicSets: readonly (readonly number[])[]): number[] {
+  return [...new Set([...own, ...publicSets.flat()])].sort((a, b) => a - b);
 }
 
 /**

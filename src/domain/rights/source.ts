@@ -41,6 +41,8 @@ export const SourcesFileSchema = z.object({ sources: z.array(SourceSchema).min(1
 export class SourceRegistry {
   readonly #byId: Map<string, Source>;
   #stations: StationSourceLookup = () => undefined;
+  /** Stations whose data another entry governs (a public feed's station: `station:12` -> `digitraffic-marine`). */
+  #stationSources = new Map<number, string>();
 
   constructor(sources: Source[]) {
     this.#byId = new Map(sources.map((s) => [s.id, s]));
@@ -52,18 +54,26 @@ export class SourceRegistry {
   }
 
   get(id: string): Source | undefined {
-    const own = this.#byId.get(id);
-    if (own !== undefined || !id.startsWith("station:")) return own;
+    const direct = this.#byId.get(id);
+    if (direct !== undefined || !id.startsWith("station:")) return direct;
+    const stationId = Number(id.slice(8));
+    // A feed's station is governed by the feed's own entry; when the file lacks it, nothing is allowed.
+    const bound = this.#stationSources.get(stationId);
+    if (bound !== undefined) return this.#byId.get(bound);
     // A private station (seen only by its owner) is governed by the file's `station` entry.
     // A shared one is a source of its own with its owner's grants, within what the operator's
     // `station` entry permits: the sources file stays the last word on every use.
     const base = this.#byId.get("station");
-    const stationId = Number(id.slice(8));
     const shared = Number.isSafeInteger(stationId) ? this.#stations(stationId) : undefined;
     if (!shared || !base) return base;
     const p = shared.permissions;
     const cap = base.permissions;
     return { ...shared, permissions: { api: p.api && cap.api, redistribution: p.redistribution && cap.redistribution, commercial: p.commercial && cap.commercial } };
+  }
+
+  /** Which entry governs each feed station's data; replaces what was bound before. */
+  bindStations(stations: readonly { stationId: number; sourceId: string }[]): void {
+    this.#stationSources = new Map(stations.map((s) => [s.stationId, s.sourceId]));
   }
 
   all(): Source[] {
