@@ -84,6 +84,7 @@ const EnvSchema = z.object({
   INGEST_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
   INGEST_TCP_MAX_CONNECTIONS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(5_000),
   INGEST_TCP_MAX_PER_ADDRESS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(50),
+  DERIVED_FACTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 export interface Config {
@@ -123,6 +124,8 @@ export interface Config {
   ingestIdleTimeoutMs: number;
   ingestTcpMaxConnections: number;
   ingestTcpMaxPerAddress: number;
+  /** Port calls and chokepoint transits derived from ingested positions; off: nothing is queued or derived. */
+  derivedFacts: boolean;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -167,6 +170,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     ingestIdleTimeoutMs: e.INGEST_IDLE_TIMEOUT_SECONDS * 1000,
     ingestTcpMaxConnections: e.INGEST_TCP_MAX_CONNECTIONS,
     ingestTcpMaxPerAddress: e.INGEST_TCP_MAX_PER_ADDRESS,
+    derivedFacts: e.DERIVED_FACTS === "on",
   };
 }
 

@@ -2,6 +2,7 @@ import type { SourceRegistry } from "../domain/rights/source.ts";
 import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { PositionStore } from "../ports/positions.ts";
+import type { DerivedStore, WaterwayCatalog } from "../ports/derived.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
 import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
@@ -41,4 +42,8 @@ export interface Services {
   webhookDispatch: WebhookDispatch;
   /** Tells this process's zone evaluator about changed zones. */
   alertsRuntime: AlertsRuntime;
+  /** Port calls and chokepoint gate crossings derived from the positions. */
+  derived: DerivedStore;
+  /** The chokepoint monitor's waterways and their gates. */
+  waterways: WaterwayCatalog;
 }
