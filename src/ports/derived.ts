@@ -83,6 +83,8 @@ export interface DerivedStore {
   coveredHours(visible: VisibleStations, since: number): Promise<Map<string, number>>;
   /** Which visible stations contributed crossings or coverage at or after `since`, per gate. */
   gateStations(visible: VisibleStations, since: number): Promise<Map<string, number[]>>;
+  /** Every (station, vessel) with stored positions in [from, to): what a recompute walks. */
+  vesselsHeard(from: number, to: number): Promise<{ stationId: number; mmsi: number }[]>;
   /** Removes the facts of [from, to) and, when `states`, every saved state: a recompute starts clean. */
   clear(from: number, to: number, states: boolean): Promise<void>;
 }

@@ -168,6 +168,11 @@ export class SqlDerivedStore implements DerivedStore {
     return out;
   }
 
+  async vesselsHeard(from: number, to: number): Promise<{ stationId: number; mmsi: number }[]> {
+    const rows = await this.#db.selectFrom("positions").select(["station_id", "mmsi"]).distinct().where("time", ">=", from).where("time", "<", to).orderBy("station_id").orderBy("mmsi").execute();
+    return rows.map((r) => ({ stationId: r.station_id, mmsi: r.mmsi }));
+  }
+
   async clear(from: number, to: number, states: boolean): Promise<void> {
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom("port_calls").where("arrival", ">=", from).where("arrival", "<", to).execute();
