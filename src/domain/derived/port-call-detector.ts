@@ -108,7 +108,10 @@ export function observePortCall(s: PortCallState, f: DerivedFix, ports: PortArea
   if (s.port !== null) {
     const area = ports.get(s.port);
     const km = area ? distanceKm(f.lat, f.lon, area.lat, area.lon) : Number.POSITIVE_INFINITY;
-    if (!area || km >= area.exitKm) {
+    // Under way into a neighbouring port's own area (ports crowd along rivers and bays): this visit ends there.
+    const neighbour = s.stop === null && area ? ports.nearest(f.lat, f.lon) : null;
+    const moved = neighbour !== null && neighbour.area.unlocode !== s.port && neighbour.km <= neighbour.area.radiusKm;
+    if (!area || km >= area.exitKm || moved) {
       const out = leave(s, f, gap, area);
       if (out) events.push(out);
     } else {
