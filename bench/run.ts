@@ -35,6 +35,8 @@ const BENCHMARKS: Benchmark[] = [
   { name: "search", file: "search.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "track", file: "track.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "webhooks", file: "webhooks.ts", quickArgs: ["200", "1"], alsoUses: ["DATABASE_URL"] },
+  { name: "derived-accuracy", file: "derived-accuracy.ts", quickArgs: ["20", "1"] },
+  { name: "derived-cost", file: "derived-cost.ts", quickArgs: ["5000", "1"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */
