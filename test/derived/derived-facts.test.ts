@@ -85,6 +85,10 @@ describe("derived facts", () => {
         assert.deepEqual(atPort.body.data.map((x: any) => x.arrival), [c.arrival]);
         const page = await api(a.key, "GET", "/api/v1/vessels/mmsi-244100001");
         assert.deepEqual(page.body.data.portCalls, [{ unlocode: "NLRTM", arrival: c.arrival, departure: c.departure, source: `station:${a.id}` }]);
+        const portPage = await api(a.key, "GET", "/api/v1/ports/NLRTM");
+        assert.deepEqual(portPage.body.data.recentCalls, [{ vessel: { mmsi: 244_100_001 }, arrival: c.arrival, departure: c.departure, source: `station:${a.id}` }]);
+        // Another account does not see the private station's call on the port page.
+        assert.deepEqual((await api(b.key, "GET", "/api/v1/ports/NLRTM")).body.data.recentCalls, []);
 
         // The follower of the ship: arrival and departure, signed.
         const mine = got("calls").map((r) => verifyReceived(r, hook.body.data.secret, t.clock.now()) as Record<string, any>);
