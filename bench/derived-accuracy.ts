@@ -279,8 +279,10 @@ async function realRun(name: string, real: DerivedFix[]) {
   const stopped = inArea.filter((s) => s.state.calls.stop !== null);
   const byGate = new Map<string, number>();
   for (const c of r.commit.crossings) byGate.set(c.gateId, (byGate.get(c.gateId) ?? 0) + 1);
+  const realCalls = new Map(r.commit.calls.map((c) => [c.id, c]));
+  const overGap = [...realCalls.values()].filter((c) => c.maxGapMinutes >= 240).length;
   console.log(
-    `real ${name}: ${real.length} fixes of ${r.commit.states.length} vessels; calls ${new Set(r.commit.calls.map((c) => c.id)).size}, vessels inside a port area at the end ${inArea.length} (${stopped.length} stopped), ` +
+    `real ${name}: ${real.length} fixes of ${r.commit.states.length} vessels; calls ${realCalls.size} (${overGap} resting on a silence of 4 h or more in port), vessels inside a port area at the end ${inArea.length} (${stopped.length} stopped), ` +
       `gate crossings ${r.commit.crossings.length}${byGate.size ? ` (${[...byGate].map(([g, n]) => `${g} ${n}`).join(", ")})` : ""}`,
   );
 }
