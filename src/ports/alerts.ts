@@ -60,6 +60,8 @@ export interface AlertStore {
   addSavedSearch(accountId: string, search: Pick<SavedSearch, "name" | "q" | "kind">, limit: number, now: number): Promise<LimitedInsert<SavedSearch>>;
   listSavedSearches(accountId: string): Promise<SavedSearch[]>;
   deleteSavedSearch(accountId: string, id: number): Promise<boolean>;
+  /** Every saved search of every account, for matching new listings. */
+  allSavedSearches(): Promise<SavedSearch[]>;
 
   /** A named position in an outbox the alert engine reads (the sanctions events), 0 when never set. */
   cursor(name: string): Promise<number>;

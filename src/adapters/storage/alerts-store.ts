@@ -139,6 +139,10 @@ export class SqlAlertStore implements AlertStore {
     return (await this.#db.selectFrom("alert_saved_searches").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toSearch);
   }
 
+  async allSavedSearches(): Promise<SavedSearch[]> {
+    return (await this.#db.selectFrom("alert_saved_searches").selectAll().orderBy("id").execute()).map(toSearch);
+  }
+
   async deleteSavedSearch(accountId: string, id: number): Promise<boolean> {
     const r = await this.#db.deleteFrom("alert_saved_searches").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
