@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { AppError, invalidParameter } from "../domain/errors.ts";
 import { defineOperation } from "./operation.ts";
-import { CURSOR_DESCRIPTION, cursorParam, intParam, timeParam, unlocodeParam, vesselIdParam } from "./params.ts";
-import { afterOf, callRows, callWindow, nextOf, PortCallSchema } from "./projections/port-calls.ts";
+import { unlocodeParam, vesselIdParam } from "./params.ts";
+import { afterOf, CALL_LIST_INPUT, CALL_LIST_OUTPUT, callRows, callWindow, nextOf, PORT_CALL_WINDOW_DESCRIPTION } from "./projections/port-calls.ts";
 import { notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
-import { PORT_CALL_WINDOW_DESCRIPTION } from "./vessels.port-calls.ts";
 
 /** The MCP tool `get_port_calls`: one tool whose arguments name a vessel or a port, and its REST twin. */
 export const portCallsList = defineOperation({
@@ -22,16 +21,9 @@ export const portCallsList = defineOperation({
   input: z.strictObject({
     vessel: vesselIdParam.optional(),
     port: unlocodeParam.optional().describe("The port: a five-character UN/LOCODE, case-insensitive, e.g. NLRTM."),
-    from: timeParam.optional().describe("Calls arriving at or after this time, ISO 8601."),
-    to: timeParam.optional().describe("Calls arriving before this time, ISO 8601; default now."),
-    limit: intParam(1, 100, 50).describe("Calls per page."),
-    cursor: cursorParam.optional().describe(CURSOR_DESCRIPTION),
+    ...CALL_LIST_INPUT,
   }),
-  output: { data: z.array(PortCallSchema) },
-  responseType: "port_calls",
-  apiVersion: "1",
-  paged: true,
-  cost: 1,
+  ...CALL_LIST_OUTPUT,
   async run(ctx, input) {
     if ((input.vessel === undefined) === (input.port === undefined)) throw invalidParameter(input.vessel === undefined ? "vessel" : "port", "give exactly one of `vessel` and `port`");
     const window = callWindow(ctx, input);

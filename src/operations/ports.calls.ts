@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
 import { defineOperation } from "./operation.ts";
-import { CURSOR_DESCRIPTION, cursorParam, intParam, timeParam, unlocodeParam } from "./params.ts";
-import { afterOf, callRows, callWindow, nextOf, PortCallSchema } from "./projections/port-calls.ts";
+import { unlocodeParam } from "./params.ts";
+import { afterOf, CALL_LIST_INPUT, CALL_LIST_OUTPUT, callRows, callWindow, nextOf, PORT_CALL_WINDOW_DESCRIPTION } from "./projections/port-calls.ts";
 import { visibleStations } from "./projections/visible-vessel.ts";
-import { PORT_CALL_WINDOW_DESCRIPTION } from "./vessels.port-calls.ts";
 
 export const portsCalls = defineOperation({
   id: "ports.calls",
@@ -16,16 +15,9 @@ export const portsCalls = defineOperation({
   auth: "key",
   input: z.strictObject({
     unlocode: unlocodeParam,
-    from: timeParam.optional().describe("Calls arriving at or after this time, ISO 8601."),
-    to: timeParam.optional().describe("Calls arriving before this time, ISO 8601; default now."),
-    limit: intParam(1, 100, 50).describe("Calls per page."),
-    cursor: cursorParam.optional().describe(CURSOR_DESCRIPTION),
+    ...CALL_LIST_INPUT,
   }),
-  output: { data: z.array(PortCallSchema) },
-  responseType: "port_calls",
-  apiVersion: "1",
-  paged: true,
-  cost: 1,
+  ...CALL_LIST_OUTPUT,
   async run(ctx, input) {
     const window = callWindow(ctx, input);
     if (!(await ctx.services.ports.get(input.unlocode))) throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode} is known.`);

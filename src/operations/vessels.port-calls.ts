@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "./operation.ts";
-import { CURSOR_DESCRIPTION, cursorParam, intParam, timeParam, vesselIdParam } from "./params.ts";
-import { afterOf, callRows, callWindow, nextOf, PortCallSchema } from "./projections/port-calls.ts";
+import { vesselIdParam } from "./params.ts";
+import { afterOf, CALL_LIST_INPUT, CALL_LIST_OUTPUT, callRows, callWindow, nextOf, PORT_CALL_WINDOW_DESCRIPTION } from "./projections/port-calls.ts";
 import { notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
-
-export const PORT_CALL_WINDOW_DESCRIPTION =
-  "`from`/`to` (ISO 8601) select calls by arrival; default the last 30 days, no further back than the plan's history (the last 24 hours on plans without history).";
 
 export const vesselsPortCalls = defineOperation({
   id: "vessels.port-calls",
@@ -20,16 +17,9 @@ export const vesselsPortCalls = defineOperation({
   auth: "key",
   input: z.strictObject({
     id: vesselIdParam,
-    from: timeParam.optional().describe("Calls arriving at or after this time, ISO 8601."),
-    to: timeParam.optional().describe("Calls arriving before this time, ISO 8601; default now."),
-    limit: intParam(1, 100, 50).describe("Calls per page."),
-    cursor: cursorParam.optional().describe(CURSOR_DESCRIPTION),
+    ...CALL_LIST_INPUT,
   }),
-  output: { data: z.array(PortCallSchema) },
-  responseType: "port_calls",
-  apiVersion: "1",
-  paged: true,
-  cost: 1,
+  ...CALL_LIST_OUTPUT,
   async run(ctx, input) {
     const window = callWindow(ctx, input);
     const visible = await visibleStations(ctx);

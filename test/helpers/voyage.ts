@@ -1,5 +1,6 @@
 import type { DerivedFix } from "../../src/domain/derived/fix.ts";
 import { distanceKm } from "../../src/domain/derived/geo.ts";
+import { prng } from "../domain/ais/helpers.ts";
 
 /**
  * A simulated voyage with known truth, for the derived-fact tests and the accuracy
@@ -65,17 +66,8 @@ export function sailVoyage(legs: readonly Leg[], o: SampleOptions): Voyage {
   return { fixes, stops, path };
 }
 
-/** A deterministic pseudo-random source (mulberry32), so every run draws the same degradations. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random source, so every run draws the same degradations. */
+export const seeded = prng;
 
 /** Drops the fixes in [from, to): a reception gap. */
 export function withGap(fixes: readonly DerivedFix[], from: number, to: number): DerivedFix[] {

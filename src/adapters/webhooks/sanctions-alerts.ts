@@ -74,10 +74,15 @@ export class SanctionsAlerts {
     }
   }
 
+  /** Whether the account's plans allow commercial use (the content rules decide with it). */
+  async #commercialUse(accountId: string): Promise<boolean> {
+    const account = await this.#d.accounts.getAccount(accountId);
+    return account ? entitlements(account.webPlan, account.apiPlan).commercialUse : false;
+  }
+
   /** `alert.saved_search`: a vessel newly listed matches one of the account's saved searches. */
   async #searchAlert(e: SanctionsEvent, search: SavedSearch): Promise<NewAlert> {
-    const account = await this.#d.accounts.getAccount(search.accountId);
-    const commercialUse = account ? entitlements(account.webPlan, account.apiPlan).commercialUse : false;
+    const commercialUse = await this.#commercialUse(search.accountId);
     const subject: AlertSubject = { kind: "vessel", imo: e.imos[0] ?? null, mmsi: e.mmsis[0] ?? null, unlocode: null, name: e.name || null };
     const listName = SANCTIONS_LIST_NAMES[e.list] ?? e.list;
     const occurredAt = e.createdAt;
@@ -112,8 +117,7 @@ export class SanctionsAlerts {
   }
 
   async #alert(e: SanctionsEvent, accountId: string, follow: Follow): Promise<NewAlert> {
-    const account = await this.#d.accounts.getAccount(accountId);
-    const commercialUse = account ? entitlements(account.webPlan, account.apiPlan).commercialUse : false;
+    const commercialUse = await this.#commercialUse(accountId);
     // The identifier the account followed names the vessel; the listing supplies the other one.
     const imo = follow.imo ?? e.imos[0] ?? null;
     const mmsi = follow.mmsi ?? e.mmsis[0] ?? null;

@@ -6,7 +6,7 @@ import { checkHistory } from "../../domain/tracks/window.ts";
 import type { StoredPortCall } from "../../ports/derived.ts";
 import type { VisibleStations } from "../../ports/vessels.ts";
 import type { OperationContext } from "../operation.ts";
-import { decodeCursor, encodeCursor } from "../params.ts";
+import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam, timeParam } from "../params.ts";
 
 /** Port calls as every face shows them: the vessel's, the port's and the MCP tool's. */
 
@@ -29,6 +29,26 @@ export const PortCallSchema = z.object({
   confidence: z.object({ level: z.number().int(), arrivalObserved: z.boolean(), departureObserved: z.boolean(), maxGapMinutes: z.number().int(), positions: z.number().int() }),
   inputs: z.object({ geometry: z.string(), sources: z.array(z.string()) }),
 });
+
+/** The window and paging parameters every port-call operation takes. */
+export const CALL_LIST_INPUT = {
+  from: timeParam.optional().describe("Calls arriving at or after this time, ISO 8601."),
+  to: timeParam.optional().describe("Calls arriving before this time, ISO 8601; default now."),
+  limit: intParam(1, 100, 50).describe("Calls per page."),
+  cursor: cursorParam.optional().describe(CURSOR_DESCRIPTION),
+};
+
+/** What every port-call operation answers: a page of calls, 1 credit. */
+export const CALL_LIST_OUTPUT = {
+  output: { data: z.array(PortCallSchema) },
+  responseType: "port_calls",
+  apiVersion: "1",
+  paged: true,
+  cost: 1,
+} as const;
+
+export const PORT_CALL_WINDOW_DESCRIPTION =
+  "`from`/`to` (ISO 8601) select calls by arrival; default the last 30 days, no further back than the plan's history (the last 24 hours on plans without history).";
 
 export interface CallWindow {
   from: number;
