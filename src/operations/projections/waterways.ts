@@ -10,7 +10,7 @@ import type { OperationContext } from "../operation.ts";
 
 const HOUR = 3_600_000;
 
-const CountSchema = z.object({
+export const CountSchema = z.object({
   total: z.number().int(),
   byDirection: z.record(z.string(), z.number().int()),
   byCategory: z.record(z.string(), z.number().int()),
@@ -41,8 +41,6 @@ export const ConfidenceSchema = z.object({
 });
 
 export const InputsSchema = z.object({ sources: z.array(z.string()), crossings: z.number().int(), unobserved: z.number().int(), gate: z.string() });
-
-export { CountSchema };
 
 export function identityOf(ctx: OperationContext, w: Waterway) {
   return {
