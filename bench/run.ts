@@ -38,6 +38,8 @@ const BENCHMARKS: Benchmark[] = [
   { name: "links-at-once", file: "links-at-once.ts", quickArgs: ["--reports", "5", "--baseline-reports", "2", "--refresh-ms", "2000"], alsoUses: ["DATABASE_URL"] },
   { name: "position-jump", file: "position-jump.ts", quickArgs: ["--fixes", "20000", "--vessels", "1000", "--rounds", "1"] },
   { name: "feeds", file: "feeds.ts", quickArgs: ["--messages", "2000", "--samples", "10"] },
+  { name: "derived-accuracy", file: "derived-accuracy.ts", quickArgs: ["20", "1"] },
+  { name: "derived-cost", file: "derived-cost.ts", quickArgs: ["5000", "1"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */

@@ -99,6 +99,7 @@ const EnvSchema = z.object({
   INGEST_PLAIN_PORTS: portRange.default({ from: 5700, to: 5999 }),
   DIGITRAFFIC_USER: z.string().regex(/^[A-Za-z0-9._-]{1,60}\/[A-Za-z0-9._-]{1,60}$/, { error: "must be <organisation>/<application> (letters, digits, . _ -; no personal data)" }).optional(),
   FEED_SILENT_MINUTES: wholeNumber(1, 1_440, "must be a whole number of minutes from 1 to 1440").optional(),
+  DERIVED_FACTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 export interface Config {
@@ -144,6 +145,8 @@ export interface Config {
   digitrafficUser: string | undefined;
   /** Silence before a feed's alarm, for every feed; unset: each kind's own (2 to 15 minutes). */
   feedSilentMs: number | undefined;
+  /** Port calls and chokepoint transits derived from ingested positions; off: nothing is queued or derived. */
+  derivedFacts: boolean;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -191,6 +194,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     ingestPlainPorts: e.INGEST_PLAIN_PORTS,
     digitrafficUser: e.DIGITRAFFIC_USER,
     feedSilentMs: e.FEED_SILENT_MINUTES === undefined ? undefined : e.FEED_SILENT_MINUTES * 60_000,
+    derivedFacts: e.DERIVED_FACTS === "on",
   };
 }
 

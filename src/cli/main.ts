@@ -7,6 +7,7 @@ import { ingestCommand, simulateCommand } from "./ingest.ts";
 import type { CliIo } from "./io.ts";
 import { keysCreate, keysList, keysRevoke } from "./keys.ts";
 import { compactCommand, migrateCommand } from "./maintenance.ts";
+import { deriveCommand } from "./derive.ts";
 import { serveCommand } from "./serve.ts";
 import { stationsCreate, stationsList, stationsRotateSecret, stationsUpdate } from "./stations.ts";
 import { USAGE } from "./usage.ts";
@@ -33,15 +34,16 @@ const COMMANDS: Record<string, Command> = {
   ingest: ingestCommand,
   simulate: simulateCommand,
   compact: compactCommand,
+  "derive port-calls": deriveCommand,
   "users create": usersCommand,
   "users reset-password": usersCommand,
 };
 
 /** Groups whose second word is the verb (`keys create`). */
-const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds"]);
+const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds", "derive"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name", "--from", "--to"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

@@ -33,9 +33,10 @@ export const USAGE = `usage: mds <command> [options]
                                          a simulated station sending to a running service (tcp:, udp:, http:)
   compact                                move positions older than 90 days to the archive (10-minute points) and link
                                          new AIS identities and sanctions lists into the vessel registry (serve does both)
+  derive port-calls [--from <t>] [--to <t>]  recompute port calls and chokepoint crossings from stored positions
 ${USERS_USAGE}
 ${ACCOUNT_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}
 environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
-  INGEST_TCP_PORT, INGEST_UDP_PORT, INGEST_PLAIN_PORTS, DIGITRAFFIC_USER, FEED_SILENT_MINUTES`;
+  INGEST_TCP_PORT, INGEST_UDP_PORT, INGEST_PLAIN_PORTS, DIGITRAFFIC_USER, FEED_SILENT_MINUTES, DERIVED_FACTS`;

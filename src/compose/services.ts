@@ -31,6 +31,11 @@ import { SqlVesselStore } from "../adapters/storage/vessel-store.ts";
 import { SqlAlertStore } from "../adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "../adapters/storage/webhooks-store.ts";
 import { SqlZoneStateStore } from "../adapters/storage/zone-state-store.ts";
+import { SqlDerivedStore } from "../adapters/storage/derived-store.ts";
+import { DerivedFacts } from "../adapters/derived/runtime.ts";
+import { loadWaterways } from "../adapters/importers/gates.ts";
+import { BUNDLED_DATASETS_DIR } from "../adapters/importers/bundled-datasets-dir.ts";
+import { GateSet } from "../domain/derived/transit-detector.ts";
 import { loadSecretBox } from "../adapters/storage/secret-keys.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runtime.ts";
 import type { Config } from "../config.ts";
@@ -68,6 +73,8 @@ export interface ServiceCore {
   feeds: FeedRunner;
   /** The stations of public feeds (cached); `refresh()` after adding one in this process. */
   feedStations: FeedStations;
+  /** Live port-call and transit derivation over ingested positions; null when DERIVED_FACTS=off. */
+  derived: DerivedFacts | null;
   /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
@@ -113,6 +120,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel }, pino.destination(2));
   const sources = loadSources(config.sourcesFile);
+  const waterways = await loadWaterways(BUNDLED_DATASETS_DIR);
   // The key that seals webhook secrets, outside the database; read (or made) before anything is opened.
   const secretBox = loadSecretBox({ secretsKey: config.secretsKey, secretsKeyPrevious: config.secretsKeyPrevious, dataDir: config.dataDir });
   const store = await openStore(storeLocation(config));
@@ -153,7 +161,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     accounts,
     ledger,
     stations,
-    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true }),
+    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true, derivedQueue: () => config.derivedFacts }),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
@@ -168,6 +176,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     webhookDispatch: webhooks,
     alertsRuntime: webhooks,
     feeds: feedStore,
+    derived: new SqlDerivedStore(store.db, store.dialect),
+    waterways,
   };
   const oauthStore = new SqlOAuthStore(store.db);
   const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
@@ -186,6 +196,22 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     new FeedMetrics(ingest.metrics.registry),
     { log: (m) => log.warn(m), ...options.feeds, tuning: { digitrafficUser: config.digitrafficUser, silentAfterMs: config.feedSilentMs, ...options.feeds?.tuning } },
   );
+  const derived = config.derivedFacts
+    ? new DerivedFacts({
+        store: services.derived,
+        gates: new GateSet(waterways.waterways.map((w) => w.gate)),
+        now: () => clock.now(),
+        alertsFor: (events) => webhooks.portCallAlerts(events),
+        onEmitted: () => webhooks.wake(),
+        onError: (err) => log.error({ err }, "derived facts: queued fixes could not be derived (kept for the next try)"),
+      })
+    : null;
+  ingest.pipeline.onPositions = (fixes) => {
+    webhooks.onPositions(fixes);
+    derived?.onPositions(fixes.length);
+  };
+  // Fixes queued before a crash or stop are derived now, from the saved state.
+  void derived?.poll();
   return {
     config,
     people: { users: new SqlUserStore(store.db, clock), sessions: new SqlSessionStore(store.db) },
@@ -200,12 +226,14 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     feedStations,
     tracks,
     archive,
+    derived,
     revocations,
     log,
     async close() {
       await feeds.stop();
       await ingest.close();
       await identityLinker.drain();
+      await derived?.idle();
       await webhooks.close();
       await limiter.close();
       await revocations.close();

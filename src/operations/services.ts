@@ -3,6 +3,7 @@ import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts
 import type { Clock } from "../ports/clock.ts";
 import type { FeedStore } from "../ports/feeds.ts";
 import type { PositionStore } from "../ports/positions.ts";
+import type { DerivedStore, WaterwayCatalog } from "../ports/derived.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
 import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
@@ -44,4 +45,8 @@ export interface Services {
   alertsRuntime: AlertsRuntime;
   /** Public AIS feeds the operator added, with the status their runner last wrote. */
   feeds: FeedStore;
+  /** Port calls and chokepoint gate crossings derived from the positions. */
+  derived: DerivedStore;
+  /** The chokepoint monitor's waterways and their gates. */
+  waterways: WaterwayCatalog;
 }

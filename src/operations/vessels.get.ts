@@ -110,6 +110,10 @@ const VesselPageSchema = z.object({
   companies: z.array(z.object({ role: z.string(), name: z.string(), sources: z.array(z.string()) })),
 });
 
+/** The page shows the latest calls of the last 90 days. */
+const RECENT_CALLS = 10;
+const RECENT_CALLS_MS = 90 * 86_400_000;
+
 export const vesselsGet = defineOperation({
   id: "vessels.get",
   method: "GET",
@@ -192,6 +196,7 @@ export const vesselsGet = defineOperation({
     const sanctionsId: VesselId | null = imoShown && imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
     const sanctionStates = await ctx.services.sanctions.listStates();
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
+    const recentCalls = (await ctx.services.derived.vesselCalls(v.mmsis, { visible, from: ctx.now - RECENT_CALLS_MS, to: ctx.now + 1, after: null, limit: 500 })).slice(-RECENT_CALLS);
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
 
     return {
@@ -227,8 +232,10 @@ export const vesselsGet = defineOperation({
           .map((g) => sourced("otherNames", g.sources, { name: g.name, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen), sources: g.sources }, { countRows: true, leaf: true })),
         particulars: particularsOf(record, live),
         lastPosition: fix ? lastPositionOf(fix, ctx.now, ctx.services.sources.get(`station:${fix.stationId}`)?.name ?? null) : null,
-        // Port calls and inspections need sources the service does not hold yet: empty, not an error.
-        portCalls: [],
+        // The latest calls derived from visible stations (GET .../port-calls has them all, with confidence); inspections need a source the service does not hold yet.
+        portCalls: recentCalls.map((c) =>
+          sourced("portCalls", [`station:${c.stationId}`], { unlocode: c.unlocode, arrival: iso(c.arrival), departure: c.departure === null ? null : iso(c.departure), source: `station:${c.stationId}` }, { countRows: true, leaf: true }),
+        ),
         inspections: [],
         emissions:
           record && record.emissions.length > 0

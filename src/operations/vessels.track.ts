@@ -12,24 +12,14 @@ import {
   formatIsoTime,
   MAX_HOURS,
   navStatusName,
-  parseIsoTime,
   resolveWindow,
 } from "../domain/tracks/window.ts";
 import { ArchiveUnavailableError, type TrackPoint } from "../ports/tracks.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
-import { intParam } from "./params.ts";
+import { intParam, timeParam } from "./params.ts";
 import { vesselIdParam } from "./params.ts";
 import { notFound, visibleStations } from "./projections/visible-vessel.ts";
 import { accountIdOf } from "./principal.ts";
-
-const timeParam = z.string().transform((v, ctx) => {
-  const t = parseIsoTime(v);
-  if (t === null) {
-    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-19T06:00:00Z, or a date, e.g. 2026-11-19" });
-    return z.NEVER;
-  }
-  return t;
-});
 
 const TrackPointSchema = z.object({
   time: z.string(),

@@ -42,6 +42,11 @@ export interface Database {
   alert_cursors: AlertCursorsTable;
   zone_feed: ZoneFeedTable;
   zone_presence: ZonePresenceTable;
+  derived_feed: DerivedFeedTable;
+  derived_state: DerivedStateTable;
+  port_calls: PortCallsTable;
+  gate_crossings: GateCrossingsTable;
+  gate_coverage: GateCoverageTable;
   alerts: AlertsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
@@ -624,4 +629,52 @@ export interface FeedsTable {
   alarm_since: number | null;
   last_error: string | null;
   reported_at: number | null;
+}
+
+/** Fixes queued for the derived-fact detectors (migration 0019). */
+export interface DerivedFeedTable {
+  id: Generated<number>;
+  mmsi: number;
+  time: number;
+  station_id: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  nav_status: number | null;
+}
+
+export interface DerivedStateTable {
+  station_id: number;
+  mmsi: number;
+  last_time: number;
+  state: string;
+}
+
+export interface PortCallsTable {
+  id: string;
+  station_id: number;
+  mmsi: number;
+  unlocode: string;
+  arrival: number;
+  departure: number | null;
+  confidence: number;
+  version: string;
+  detail: string;
+  updated_at: number;
+}
+
+export interface GateCrossingsTable {
+  gate_id: string;
+  mmsi: number;
+  station_id: number;
+  time: number;
+  direction: string;
+  gap_ms: number;
+  observed: number;
+}
+
+export interface GateCoverageTable {
+  gate_id: string;
+  hour: number;
+  station_id: number;
 }

@@ -12,6 +12,7 @@ import { zoneState } from "./0012-zone-state.ts";
 import { feeds } from "./0016-feeds.ts";
 import { stationReceivers } from "./0017-station-receivers.ts";
 import { stationUdpKey } from "./0018-station-udp-key.ts";
+import { derivedFacts } from "./0019-derived-facts.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -33,5 +34,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0016_feeds": feeds(types),
     "0017_station_receivers": stationReceivers(),
     "0018_station_udp_key": stationUdpKey(),
+    "0019_derived_facts": derivedFacts(types),
   };
 }
