@@ -105,13 +105,13 @@ describe("derived facts", () => {
         void portHook;
 
         // Shared, the same station's next call reaches the port's follower: an arrival only.
-        await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", a.id).execute();
+        await t.service.services.stations.updateStation(a.id, { shared: true, redistribution: true, commercial: true });
         t.service.ingest.directory.forget();
         const later = sailVoyage([{ sail: MOUTH, knots: 14 }, { sail: BERTH, knots: 9 }, { stop: 2 }], { mmsi: 244_100_002, stationId: a.id, start: t.clock.now() - 5 * 3_600_000, from: SEA });
         await ingest(a.id, lines(later.fixes));
         const theirs = got("port").map((r) => verifyReceived(r, portHook.body.data.secret, t.clock.now()) as Record<string, any>);
         assert.deepEqual(theirs.map((b) => [b.type, b.data.alert.fact.event, b.data.alert.subject.mmsi]), [["alert.port_call", "arrival", 244_100_002]]);
-        await t.service.store.db.updateTable("stations").set({ shared: 0 }).where("id", "=", a.id).execute();
+        await t.service.services.stations.updateStation(a.id, { shared: false });
         t.service.ingest.directory.forget();
       });
 
@@ -137,8 +137,8 @@ describe("derived facts", () => {
 
       it("a vessel from a shared station crossing the Dover gate is in every account's 24-hour count with its direction at once; a private station's is in its owner's only", async () => {
         const shared = await stationFor(t, "pro", "shared-dover");
-        // Sharing by the owner (the receivers' sharing flag); any account may then see its data.
-        await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", shared.id).execute();
+        // Shared by its owner (`stations update --public`): any account may then see its data.
+        await t.service.services.stations.updateStation(shared.id, { shared: true, redistribution: true, commercial: true });
         t.service.ingest.directory.forget();
         const privateOne = await stationFor(t, "pro", "private-dover");
         const other = await t.key("developer");
