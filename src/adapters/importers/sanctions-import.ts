@@ -8,6 +8,7 @@ import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "../.
 import type { Clock } from "../../ports/clock.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
 import { OFFICIAL_SANCTIONS_SOURCES, parseSanctionsList, readSanctionsSources, type SourceFile } from "./sanctions/index.ts";
+import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
 export interface SanctionsImportOptions {
   /** The day the version stands for (yyyy-mm-dd); default today (UTC) by the clock. */
@@ -17,6 +18,8 @@ export interface SanctionsImportOptions {
   onWarning?: (message: string) => void;
   /** The files are a dated extract of the list (the demo's samples), not the list as published. */
   extract?: boolean;
+  /** Deadline and progress of the downloads of URL sources. */
+  download?: ReadSourcesOptions;
 }
 
 export interface SanctionsImportDeps {
@@ -89,8 +92,31 @@ export async function importSanctions(
 ): Promise<SanctionsImportResult> {
   const list = checkList(listName);
   if (pathsOrUrls.length === 0) throw new SanctionsImportError(`no source given for the ${list} list: name files, a directory or URLs`);
-  const files = await readSanctionsSources(pathsOrUrls);
+  const files = await readSanctionsSources(pathsOrUrls, options.download);
   return importSanctionsFiles(deps, list, files, pathsOrUrls.join(", "), options);
+}
+
+/**
+ * Imports a list and records the attempt (its outcome, error and source) whatever happens,
+ * so `mds sanctions status` can tell a list that keeps failing from one never tried.
+ */
+export async function importSanctionsRecorded(
+  deps: SanctionsImportDeps,
+  list: SanctionsListKey,
+  sources: readonly string[],
+  options: SanctionsImportOptions = {},
+): Promise<SanctionsImportResult> {
+  const attemptedAt = deps.clock.now();
+  const source = sources.join(", ");
+  try {
+    const result = await importSanctions(deps, list, sources, options);
+    await deps.sanctions.recordFetch({ list, attemptedAt, outcome: result.samePublication ? "unchanged" : "imported", error: null, source });
+    return result;
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    await deps.sanctions.recordFetch({ list, attemptedAt, outcome: "failed", error, source });
+    throw e;
+  }
 }
 
 /** Where `--all` and the scheduler read a list from: the configured sources, else the official ones. */
@@ -111,16 +137,17 @@ export async function importAllSanctions(
   deps: SanctionsImportDeps,
   configured: ConfiguredSanctionsSources = {},
   options: Omit<SanctionsImportOptions, "asOf"> = {},
+  lists: readonly SanctionsListKey[] = SANCTIONS_LISTS,
 ): Promise<ListOutcome[]> {
   const outcomes: ListOutcome[] = [];
-  for (const list of SANCTIONS_LISTS) {
+  for (const list of lists) {
     const sources = sourcesFor(list, configured);
     if (sources.length === 0) {
       outcomes.push({ list, status: "skipped", reason: `no source: the ${list} list has no official machine-readable file; configure one in SANCTIONS_SOURCES` });
       continue;
     }
     try {
-      outcomes.push({ list, status: "imported", result: await importSanctions(deps, list, sources, options) });
+      outcomes.push({ list, status: "imported", result: await importSanctionsRecorded(deps, list, sources, options) });
     } catch (e) {
       outcomes.push({ list, status: "failed", error: e instanceof Error ? e : new Error(String(e)) });
     }
@@ -130,6 +157,7 @@ export async function importAllSanctions(
 
 /** One line per import for logs and the command line. */
 export function describeImport(r: SanctionsImportResult): string {
+  if (r.samePublication) return `${r.list}: same publication as version ${r.versionId}, nothing changed; confirmed as of ${r.asOf} (${r.active} active)`;
   return (
     `${r.list}: version ${r.versionId} as of ${r.asOf}${r.baseline ? " (first version)" : ""}: ${r.records} records, ${r.active} active; ` +
     `${r.listed} listed, ${r.delisted} delisted, ${r.changed} changed, ${r.unchanged} unchanged; ${r.events} events`
@@ -183,7 +211,7 @@ export async function runSanctionsImportCommand(deps: SanctionsImportDeps, cmd: 
   const sources = files.length > 0 ? files : sourcesFor(list, cmd.configured);
   if (sources.length === 0) throw new SanctionsUsageError(`the ${list} list has no official machine-readable file: name the files to import, or configure them in SANCTIONS_SOURCES`);
   try {
-    write(describeImport(await importSanctions(deps, list, sources, { asOf: cmd.asOf, maxDelistedShare, onWarning: (m) => write(`warning: ${m}`) })));
+    write(describeImport(await importSanctionsRecorded(deps, list, sources, { asOf: cmd.asOf, maxDelistedShare, onWarning: (m) => write(`warning: ${m}`) })));
     return true;
   } catch (e) {
     write(`${list}: not imported, nothing changed: ${e instanceof Error ? e.message : String(e)}`);

@@ -7,6 +7,14 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { readSource } from "../read-source.ts";
 import type { SourceFile } from "./common.ts";
+import { type DownloadProgress, downloadPublication } from "./download.ts";
+
+export interface ReadSourcesOptions {
+  /** Deadline of each download (default 300 s). */
+  timeoutMs?: number;
+  /** Progress of each URL's download, e.g. a bar on a terminal. */
+  progressFor?: (name: string, url: string) => DownloadProgress | undefined;
+}
 
 /** Extensions of publication files taken from a directory; notes and provenance files are skipped. */
 const PUBLICATION_FILE = /\.(csv|xml|xlsx|zip)(\.gz)?$/i;
@@ -22,13 +30,14 @@ function nameOfUrl(url: string): string {
 }
 
 /** Reads each path or URL; a directory contributes every publication file directly in it. */
-export async function readSanctionsSources(pathsOrUrls: string | readonly string[]): Promise<SourceFile[]> {
+export async function readSanctionsSources(pathsOrUrls: string | readonly string[], options: ReadSourcesOptions = {}): Promise<SourceFile[]> {
   const items = typeof pathsOrUrls === "string" ? [pathsOrUrls] : [...pathsOrUrls];
   if (items.length === 0) throw new Error("no sanctions source given: pass a file, a directory or a URL");
   const files: SourceFile[] = [];
   for (const item of items) {
     if (/^https?:\/\//i.test(item)) {
-      files.push({ name: nameOfUrl(item), bytes: await readSource(item) });
+      const name = nameOfUrl(item);
+      files.push({ name, bytes: await downloadPublication(item, { timeoutMs: options.timeoutMs, onProgress: options.progressFor?.(name, item) }) });
       continue;
     }
     const info = await stat(item).catch((error: NodeJS.ErrnoException) => {
