@@ -6,6 +6,7 @@ import { ingestCommand, simulateCommand } from "./ingest.ts";
 import type { CliIo } from "./io.ts";
 import { keysCreate, keysList, keysRevoke } from "./keys.ts";
 import { compactCommand, migrateCommand } from "./maintenance.ts";
+import { sanctionsStatusCommand } from "./sanctions-status.ts";
 import { serveCommand } from "./serve.ts";
 import { stationsCreate, stationsList } from "./stations.ts";
 import { USAGE } from "./usage.ts";
@@ -29,10 +30,11 @@ const COMMANDS: Record<string, Command> = {
   compact: compactCommand,
   "users create": usersCommand,
   "users reset-password": usersCommand,
+  "sanctions status": sanctionsStatusCommand,
 };
 
 /** Groups whose second word is the verb (`keys create`). */
-const GROUPS = new Set(["accounts", "keys", "stations", "users"]);
+const GROUPS = new Set(["accounts", "keys", "stations", "users", "sanctions"]);
 
 /** Options of any command that take a value: their values are not command words. */
 const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email"]);

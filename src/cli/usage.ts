@@ -10,6 +10,7 @@ export const USAGE = `usage: mds <command> [options]
   import <dataset|all> [file|url]        import a dataset (${Object.keys(DATASETS).join(", ")})
   import sanctions <list> [file|dir|url ...] [--as-of yyyy-mm-dd] [--max-delisted-share 0..1]
   import sanctions --all                 re-import every list from its configured or official files
+  sanctions status [--json]              per list: status, version, as-of date, last attempt, last success, vessels, source
   accounts create [--name N] [--plan P] [--json]
   keys create --plan <tier> [--account <id>] [--name N] [--json]
   keys revoke <key-id>
