@@ -7,7 +7,9 @@ import { createHash } from "node:crypto";
 import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
 import type { Clock } from "../../ports/clock.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
-import { OFFICIAL_SANCTIONS_SOURCES, parseSanctionsList, readSanctionsSources, type SourceFile } from "./sanctions/index.ts";
+import { createReadStream } from "node:fs";
+import { OFFICIAL_SANCTIONS_SOURCES, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
+import { sizeOf } from "./sanctions/common.ts";
 import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
 export interface SanctionsImportOptions {
@@ -42,12 +44,13 @@ function checkAsOf(asOf: string): string {
   return asOf;
 }
 
-/** One checksum over the files in name order, so the same publication always gives the same sum. */
-function checksumOf(files: readonly SourceFile[]): string {
+/** One checksum over the files in name order, so the same publication always gives the same sum; files on disk are read as streams. */
+async function checksumOf(files: readonly SourceFile[]): Promise<string> {
   const h = createHash("sha256");
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
-    h.update(`${f.name}\u0000${f.bytes.length}\u0000`);
-    h.update(f.bytes);
+    h.update(`${f.name}\u0000${sizeOf(f)}\u0000`);
+    if (f.path === undefined) h.update(f.bytes);
+    else for await (const chunk of createReadStream(f.path)) h.update(chunk as Buffer);
   }
   return h.digest("hex");
 }
@@ -75,15 +78,15 @@ export async function importSanctionsFiles(
     designations,
     asOf,
     origin,
-    checksum: checksumOf(files),
-    bytes: files.reduce((n, f) => n + f.bytes.length, 0),
+    checksum: await checksumOf(files),
+    bytes: files.reduce((n, f) => n + sizeOf(f), 0),
     importedAt: deps.clock.now(),
     guard: options.maxDelistedShare === undefined ? undefined : { maxDelistedShare: options.maxDelistedShare },
     extract: options.extract === true,
   });
 }
 
-/** Reads files, directories or URLs (see readSanctionsSources) and imports them as one version of the list. */
+/** Reads files, directories or URLs (see withSanctionsSources) and imports them as one version of the list. */
 export async function importSanctions(
   deps: SanctionsImportDeps,
   listName: string,
@@ -92,8 +95,7 @@ export async function importSanctions(
 ): Promise<SanctionsImportResult> {
   const list = checkList(listName);
   if (pathsOrUrls.length === 0) throw new SanctionsImportError(`no source given for the ${list} list: name files, a directory or URLs`);
-  const files = await readSanctionsSources(pathsOrUrls, options.download);
-  return importSanctionsFiles(deps, list, files, pathsOrUrls.join(", "), options);
+  return withSanctionsSources(pathsOrUrls, options.download ?? {}, (files) => importSanctionsFiles(deps, list, files, pathsOrUrls.join(", "), options));
 }
 
 /**
