@@ -24,6 +24,7 @@ import {
 } from "./common.ts";
 import { readAdvancedXml } from "./ofac/advanced-xml.ts";
 import { readEnhancedXml } from "./ofac/enhanced-xml.ts";
+import { UnreadFields } from "./unread-fields.ts";
 import { xmlRootName } from "./xml-stream.ts";
 import { fromLegacyXml } from "./ofac/legacy-xml.ts";
 import { fromSdnCsv } from "./ofac/sdn-csv.ts";
@@ -110,7 +111,9 @@ export async function parseOfac(input: SanctionsInput, options: ParseOptions = {
       warn("ofac: SDN_COMMENTS.CSV not supplied; remarks longer than 1000 characters (which can hold the IMO or MMSI) may be cut");
     }
     if (of("alt-csv").length === 0) warn("ofac: ALT.CSV not supplied; aliases and former names will be missing");
-    const designations = fromSdnCsv(sdn, of("alt-csv"), of("comments-csv"));
+    const unread = new UnreadFields("vessel remark");
+    const designations = fromSdnCsv(sdn, of("alt-csv"), of("comments-csv"), unread);
+    unread.report(LIST, sdn.map((c) => c.file.name).join(", "), warn);
     const dateSources = [...advanced, ...enhanced];
     if (dateSources.length === 0) return designations;
     const dates = new Map<string, ListingDate>();

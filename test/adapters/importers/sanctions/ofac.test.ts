@@ -120,6 +120,15 @@ describe("OFAC SDN CSV", () => {
     );
   });
 
+  test("a remark no rule reads is reported once and stays in the remarks", async () => {
+    const row = '52327,"TASCA","vessel","IRAN-EO13846",-0- ,"3E2647","Crude Oil Tanker",-0- ,-0- ,"Panama",-0- ,"Vessel Registration Identification IMO 9313149; Vessel Length 244 m; MMSI 352002494."\r\n';
+    const warnings: string[] = [];
+    const [d] = await parseOfac({ "SDN.CSV": Buffer.from(row) }, { onWarning: (w) => warnings.push(w) });
+    assert.deepEqual([d!.imos, d!.mmsis], [[9313149], [352002494]]);
+    assert.match(d!.remarks ?? "", /Vessel Length 244 m/);
+    assert.ok(warnings.includes('ofac: SDN.CSV: vessel remark fields not read into designation fields, kept in the remarks: "Vessel Length" (1 record)'), warnings.join("\n"));
+  });
+
   test("a company's IMO number is not a vessel IMO: non-vessel rows are skipped", async () => {
     // Synthetic entity row in the real layout (SDN_Type "-0-" for entities), carrying IMO-like company numbers.
     const entity = '99999,"EXAMPLE MARITIME CO LTD",-0- ,"IRAN",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"Identification Number IMO 9339301; Company Number IMO 5342883."\r\n';
