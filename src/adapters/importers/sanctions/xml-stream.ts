@@ -17,6 +17,14 @@ type Frame = { name: string; path: string; collecting: boolean; attrs: Record<st
 
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 
+/**
+ * A copy of a string that does not point into the chunk it was cut from. The parser's
+ * names, values and texts are slices of the chunk being parsed; a slice kept in a
+ * reader's maps would keep its whole chunk alive, and memory would grow with the file.
+ * Concatenating then slicing makes V8 flatten the string into a fresh one.
+ */
+const detached = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
+
 /** The name of the root element, read from the first bytes (declaration, comments and doctype skipped). */
 export function xmlRootName(file: SourceFile): string | null {
   const head = headOf(file, 65_536).toString("utf8").replace(/^\uFEFF/, "");
@@ -42,7 +50,7 @@ function encodingOf(first: Buffer): string {
 
 /** What a finished element becomes: text alone when it has neither attributes nor children, as parseXml does. */
 function finish(frame: Frame): XmlNode | string {
-  const text = frame.text.trim();
+  const text = detached(frame.text.trim());
   const attrNames = Object.keys(frame.attrs);
   if (!frame.hasChildren && attrNames.length === 0) return text;
   const node: XmlNode = {};
@@ -65,7 +73,7 @@ function addChild(parent: Frame, name: string, value: XmlNode | string): void {
  * column when the XML is not well formed, including a file cut short (an unclosed element),
  * so a broken download never reads as a shorter list. Returns the root element's name.
  */
-export async function streamXmlElements(list: SanctionsListKey, file: SourceFile, handlers: ElementHandlers, chunkSize = 1 << 20): Promise<string> {
+export async function streamXmlElements(list: SanctionsListKey, file: SourceFile, handlers: ElementHandlers, chunkSize = 1 << 16): Promise<string> {
   const parser = new SaxesParser({ position: true });
   const stack: Frame[] = [];
   let root = "";
@@ -73,15 +81,23 @@ export async function streamXmlElements(list: SanctionsListKey, file: SourceFile
   parser.on("error", (e) => {
     failure ??= e;
   });
+  // Below the deepest selected path, and inside a selected element, no path can match: elements
+  // there get no path and, outside a selection, one shared frame (millions of elements, no garbage).
+  const maxDepth = Math.max(0, ...Object.keys(handlers).map((p) => p.split("/").length));
+  const skipped: Frame = { name: "", path: "", collecting: false, attrs: {}, children: {}, text: "", hasChildren: false };
   parser.on("opentag", (tag) => {
-    const name = localName(tag.name);
     const parent = stack[stack.length - 1];
-    const path = parent ? `${parent.path}/${name}` : name;
+    if (parent && !parent.collecting && (parent === skipped || stack.length >= maxDepth)) {
+      stack.push(skipped);
+      return;
+    }
+    const name = localName(tag.name);
+    const path = parent ? (parent.collecting ? "" : `${parent.path}/${name}`) : name;
     if (!parent) root = name;
     const collecting = (parent?.collecting ?? false) || path in handlers;
     const attrs: Record<string, string> = {};
-    if (collecting) for (const [k, v] of Object.entries(tag.attributes)) attrs[localName(k)] = typeof v === "string" ? v : v.value;
-    stack.push({ name, path, collecting, attrs, children: {}, text: "", hasChildren: false });
+    if (collecting) for (const [k, v] of Object.entries(tag.attributes)) attrs[detached(localName(k))] = detached(typeof v === "string" ? v : v.value);
+    stack.push({ name: collecting ? detached(name) : name, path, collecting, attrs, children: {}, text: "", hasChildren: false });
   });
   const onText = (t: string) => {
     const top = stack[stack.length - 1];
@@ -93,7 +109,7 @@ export async function streamXmlElements(list: SanctionsListKey, file: SourceFile
     const frame = stack.pop()!;
     if (!frame.collecting) return;
     const value = finish(frame);
-    const handler = handlers[frame.path];
+    const handler = frame.path === "" ? undefined : handlers[frame.path];
     if (handler) handler(value);
     else addChild(stack[stack.length - 1]!, frame.name, value);
   });

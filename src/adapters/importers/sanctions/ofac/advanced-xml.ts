@@ -72,6 +72,7 @@ export class AdvancedXmlReader {
   readonly #docsByIdentity = new Map<string, { type: string; value: string }[]>();
   readonly #primaryName = new Map<string, string>();
   readonly #vessels: XmlNode[] = [];
+  readonly #vesselIds = new Set<string>();
   readonly #relations: { from: string; to: string }[] = [];
   readonly #entries = new Map<string, AdvancedEntry>();
   readonly unread = new UnreadFields("SDN_ADVANCED vessel");
@@ -116,7 +117,10 @@ export class AdvancedXmlReader {
         const name = primary ? documentedName(primary)[0] : undefined;
         if (name) this.#primaryName.set(attr(profile, "ID"), name);
       }
-      if (/^vessel$/i.test(ref(this.#sets, "PartySubType", attr(profile, "PartySubTypeID")))) this.#vessels.push(profile);
+      if (/^vessel$/i.test(ref(this.#sets, "PartySubType", attr(profile, "PartySubTypeID")))) {
+        this.#vessels.push(profile);
+        this.#vesselIds.add(attr(profile, "ID"));
+      }
     }
   }
 
@@ -128,6 +132,9 @@ export class AdvancedXmlReader {
 
   sanctionsEntry(entry: XmlNode): void {
     const profileId = attr(entry, "ProfileID");
+    // Entries follow the parties (the schema's order): only vessels' entries are kept. SDN.CSV's
+    // vessels are the same ent_nums, so the dates it needs are all here.
+    if (!this.#vesselIds.has(profileId)) return;
     const current = this.#entries.get(profileId) ?? { programs: [], measures: [], listedAt: null };
     for (const measure of children(entry, "SanctionsMeasure")) {
       const type = ref(this.#sets, "SanctionsType", attr(measure, "SanctionsTypeID"));

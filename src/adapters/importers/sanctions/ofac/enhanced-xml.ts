@@ -34,10 +34,12 @@ export class EnhancedXmlReader {
     this.refValues.set(attr(rv, "refId"), text(rv, "value"));
   }
 
+  /** Only vessels are kept (with their listing date): memory follows the vessels, not the file. */
   entity(entity: XmlNode): void {
+    if (!/^vessel$/i.test(text(child(entity, "generalInfo"), "entityType"))) return;
+    this.vessels.push(entity);
     const date = enhancedDate(entity);
     if (date) this.dates.set(attr(entity, "id"), { date, field: "SDN_ENHANCED sanctionsList/@datePublished" });
-    if (/^vessel$/i.test(text(child(entity, "generalInfo"), "entityType"))) this.vessels.push(entity);
   }
 
   listingDates(): Map<string, ListingDate> {
