@@ -33,11 +33,15 @@ import { type Classified, LIST, type ListingDate, type OfacFileKind } from "./of
 export { parseOfacRemarks, splitOfacPrograms } from "./ofac/sdn-csv.ts";
 export { OFAC_DETAILS_URL } from "./ofac/shared.ts";
 
-/** The SLS export files a full OFAC import wants (the advanced XML is large and optional). */
+/**
+ * The SLS export files a full OFAC import reads: the CSV set is the base, and SDN_ADVANCED.XML
+ * (over 100 MB, read as a stream) adds each designation's date, which the CSV lacks.
+ */
 export const OFAC_OFFICIAL_URLS = [
   "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV",
   "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ALT.CSV",
   "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_COMMENTS.CSV",
+  "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_ADVANCED.XML",
 ] as const;
 
 const CSV_KIND_BY_COLUMNS: Record<number, OfacFileKind> = { 12: "sdn-csv", 5: "alt-csv", 6: "add-csv", 2: "comments-csv" };
