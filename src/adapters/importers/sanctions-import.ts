@@ -181,6 +181,8 @@ export interface SanctionsImportCommand {
   asOf?: string;
   maxDelistedShare?: string;
   configured?: ConfiguredSanctionsSources;
+  /** Deadline and progress of each list's downloads. */
+  download?: (list: SanctionsListKey) => ReadSourcesOptions;
 }
 
 /**
@@ -199,7 +201,11 @@ export async function runSanctionsImportCommand(deps: SanctionsImportDeps, cmd: 
   if (cmd.all) {
     if (cmd.args.length > 0) throw new SanctionsUsageError("import sanctions --all takes no list or file: it reads every list from its configured or official sources");
     if (cmd.asOf !== undefined) throw new SanctionsUsageError("--as-of names one list's version; it cannot be used with --all");
-    const outcomes = await importAllSanctions(deps, cmd.configured ?? {}, { maxDelistedShare, onWarning: (m) => write(`warning: ${m}`) });
+    const outcomes: ListOutcome[] = [];
+    for (const list of SANCTIONS_LISTS) {
+      const options = { maxDelistedShare, onWarning: (m: string) => write(`warning: ${m}`), download: cmd.download?.(list) };
+      outcomes.push(...(await importAllSanctions(deps, cmd.configured ?? {}, options, [list])));
+    }
     for (const o of outcomes) {
       if (o.status === "imported") write(describeImport(o.result));
       else if (o.status === "skipped") write(`${o.list}: skipped, ${o.reason}`);
@@ -213,7 +219,8 @@ export async function runSanctionsImportCommand(deps: SanctionsImportDeps, cmd: 
   const sources = files.length > 0 ? files : sourcesFor(list, cmd.configured);
   if (sources.length === 0) throw new SanctionsUsageError(`the ${list} list has no official machine-readable file: name the files to import, or configure them in SANCTIONS_SOURCES`);
   try {
-    write(describeImport(await importSanctionsRecorded(deps, list, sources, { asOf: cmd.asOf, maxDelistedShare, onWarning: (m) => write(`warning: ${m}`) })));
+    const options = { asOf: cmd.asOf, maxDelistedShare, onWarning: (m: string) => write(`warning: ${m}`), download: cmd.download?.(list) };
+    write(describeImport(await importSanctionsRecorded(deps, list, sources, options)));
     return true;
   } catch (e) {
     write(`${list}: not imported, nothing changed: ${e instanceof Error ? e.message : String(e)}`);
