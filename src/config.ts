@@ -71,6 +71,18 @@ const wholeNumber = (min: number, max: number, rule: string) =>
     return Number(v);
   });
 
+/** `from-to`: the ports stations' plain NMEA listeners are allocated from (both ends included). */
+const portRange = z.string().transform((v, ctx): { from: number; to: number } => {
+  const m = /^(\d{1,5})-(\d{1,5})$/.exec(v);
+  const from = m ? Number(m[1]) : NaN;
+  const to = m ? Number(m[2]) : NaN;
+  if (!m || from < 1 || to > 65535 || from > to) {
+    ctx.addIssue({ code: "custom", message: "must be a port range from-to, like 5700-5999, within 1..65535" });
+    return z.NEVER;
+  }
+  return { from, to };
+});
+
 /** AES-256 key for secrets at rest: 32 bytes in base64, as `openssl rand -base64 32` prints them. */
 const secretsKey = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "must be 32 bytes in base64 (44 characters, e.g. from `openssl rand -base64 32`)" });
 
@@ -101,6 +113,9 @@ const EnvSchema = z.object({
   INGEST_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
   INGEST_TCP_MAX_CONNECTIONS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(5_000),
   INGEST_TCP_MAX_PER_ADDRESS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(50),
+  INGEST_PLAIN_PORTS: portRange.default({ from: 5700, to: 5999 }),
+  DIGITRAFFIC_USER: z.string().regex(/^[A-Za-z0-9._-]{1,60}\/[A-Za-z0-9._-]{1,60}$/, { error: "must be <organisation>/<application> (letters, digits, . _ -; no personal data)" }).optional(),
+  FEED_SILENT_MINUTES: wholeNumber(1, 1_440, "must be a whole number of minutes from 1 to 1440").optional(),
 });
 
 export interface Config {
@@ -142,6 +157,12 @@ export interface Config {
   ingestIdleTimeoutMs: number;
   ingestTcpMaxConnections: number;
   ingestTcpMaxPerAddress: number;
+  /** Ports allocated to stations for plain NMEA (`stations create --plain-port`), INGEST_PLAIN_PORTS. */
+  ingestPlainPorts: { from: number; to: number };
+  /** The `Digitraffic-User` header of the Digitraffic feed; unset: the service's own name. */
+  digitrafficUser: string | undefined;
+  /** Silence before a feed's alarm, for every feed; unset: each kind's own (2 to 15 minutes). */
+  feedSilentMs: number | undefined;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -187,6 +208,9 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     ingestIdleTimeoutMs: e.INGEST_IDLE_TIMEOUT_SECONDS * 1000,
     ingestTcpMaxConnections: e.INGEST_TCP_MAX_CONNECTIONS,
     ingestTcpMaxPerAddress: e.INGEST_TCP_MAX_PER_ADDRESS,
+    ingestPlainPorts: e.INGEST_PLAIN_PORTS,
+    digitrafficUser: e.DIGITRAFFIC_USER,
+    feedSilentMs: e.FEED_SILENT_MINUTES === undefined ? undefined : e.FEED_SILENT_MINUTES * 60_000,
   };
 }
 

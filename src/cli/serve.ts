@@ -42,7 +42,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   const base = config.baseUrl ?? ports.address;
   io.out(`maritime-data-service listening on ${base}`);
   io.out(`station ingest: tcp ${ports.tcpPort ?? "off"}, udp ${ports.udpPort ?? "off"}, http POST ${base}/ingest/nmea`);
+  const receivers = core.ingest.receivers?.status();
+  const range = core.config.ingestPlainPorts;
+  io.out(`station plain ports (${range.from}-${range.to}): ${receivers?.plain.length ?? 0} listening; receivers read by connect-out: ${receivers?.connect.length ?? 0}`);
   io.out(`mcp: ${base}/mcp (Authorization: Bearer <API_KEY>)`);
+  // Every feed added with `mds feeds add`; feeds added or removed later are picked up within 30 s.
+  await core.feeds.start();
+  const feeds = core.feeds.names();
+  io.out(`public feeds: ${feeds.length === 0 ? "none (mds feeds add)" : feeds.join(", ")}`);
   if (demoSetup) {
     io.out(`sandbox key: ${demoSetup.sandboxKey}`);
     io.out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
@@ -58,6 +65,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   for (const line of coverageStartLines(await coverageNow())) io.out(line);
   // Fetched in the background from the first start on: readiness never waits for the network.
   const refresher = startSanctionsFetching(core, io, log, coverageNow);
+  // Stations from before per-station UDP keys (migration 0018) have their datagrams refused until a rotation.
+  const keyless = await core.store.db.selectFrom("stations").select("id").where("udp_key", "is", null).execute();
+  if (keyless.length > 0) {
+    io.out(`UDP refused for ${keyless.length} station(s) without a UDP key (${keyless.map((r) => r.id).join(", ")}): give each one with \`mds stations rotate-secret --station <id>\` (docs/secrets.md)`);
+  }
   const simulator = demoSetup ? startDemoSimulator(core, demoSetup, ports.tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
   let background: { maintenance: VesselMaintenance } | null = null;
   const stop = async () => {

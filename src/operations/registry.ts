@@ -26,6 +26,7 @@ import { portsList } from "./ports.list.ts";
 import { sanctionsList } from "./sanctions.list.ts";
 import { screen } from "./screen.ts";
 import { search } from "./search.ts";
+import { sourcesList } from "./sources.list.ts";
 import { usageGet } from "./usage.get.ts";
 import { vesselsGet } from "./vessels.get.ts";
 import { vesselsTrack } from "./vessels.track.ts";
@@ -64,4 +65,5 @@ export const OPERATIONS: readonly Operation[] = [
   savedSearchesCreate,
   savedSearchesList,
   savedSearchesDelete,
+  sourcesList,
 ] as unknown as readonly Operation[];

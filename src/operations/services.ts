@@ -1,6 +1,7 @@
 import type { SourceRegistry } from "../domain/rights/source.ts";
 import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { FeedStore } from "../ports/feeds.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
@@ -41,4 +42,6 @@ export interface Services {
   webhookDispatch: WebhookDispatch;
   /** Tells this process's zone evaluator about changed zones. */
   alertsRuntime: AlertsRuntime;
+  /** Public AIS feeds the operator added, with the status their runner last wrote. */
+  feeds: FeedStore;
 }

@@ -38,6 +38,10 @@ describe("the mds command line, in process", () => {
     assert.match((await mds(["keys", "list", "--account", account.id])).stdout, new RegExp(`^${key.id} .* revoked`));
     const stations = JSON.parse((await mds(["stations", "list", "--account", account.id, "--json"])).stdout);
     assert.deepEqual(stations.map((s: { id: number }) => s.id), [station.id]);
+    const rotated = JSON.parse((await mds(["stations", "rotate-secret", "--station", String(station.id), "--json"])).stdout);
+    assert.equal(rotated.id, station.id);
+    assert.match(rotated.secret, /^mds_st_/);
+    assert.notEqual(rotated.secret, station.secret);
   });
 
   it("ingest reads NMEA from stdin as the station's and prints one JSON summary", async () => {
@@ -64,6 +68,9 @@ describe("the mds command line, in process", () => {
       [["keys", "create", "--plan", "pro", "--account", "acc_nope"], /^mds: --account acc_nope: no such account$/],
       [["stations", "create", "--account", "acc_nope"], /^mds: stations create needs --name <name>$/],
       [["ingest", "/dev/null"], /^mds: ingest needs --station <id>$/],
+      [["stations", "rotate-secret"], /^mds: stations rotate-secret needs --station <id>$/],
+      [["stations", "rotate-secret", "--station", "1e3"], /^mds: --station 1e3: must be a station id/],
+      [["stations", "rotate-secret", "--station", "99999"], /^mds: --station 99999: no such station$/],
     ];
     for (const [argv, pattern] of cases) {
       const r = await mds(argv);

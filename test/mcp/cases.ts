@@ -107,6 +107,9 @@ export const CASES: Case[] = [
   { tool: "get_usage", name: "usage of the key", plan: "plus", args: () => ({}), expect: "ok" },
   { tool: "get_usage", name: "an unknown argument", plan: "plus", args: () => ({ verbose: true }), expect: "invalid_parameter" },
 
+  { tool: "list_sources", name: "every source with its licence and feed state", plan: "sandbox", args: () => ({}), expect: "ok" },
+  { tool: "list_sources", name: "an unknown argument", plan: "sandbox", args: () => ({ feed: "norway" }), expect: "invalid_parameter" },
+
   { tool: "get_my_feed", name: "the account's own stations", plan: "pro", args: () => ({ maxAge: 30 }), expect: "ok", prepare: withStation },
   { tool: "get_my_feed", name: "a sandbox key: the plan lacks private feeds", plan: "sandbox", args: () => ({}), expect: "plan_lacks_feature" },
   { tool: "get_my_feed", name: "maxAge out of range", plan: "team", args: () => ({ maxAge: 0 }), expect: "invalid_parameter" },

@@ -50,6 +50,7 @@ export const EXAMPLES: Record<string, Example> = {
   "flags.get": { path: { iso2: "NL" }, bad: { param: "iso2", path: { iso2: "NLD" } } },
   "wrecks.get": { path: { id: "14296" }, bad: { param: "id", path: { id: "algeria" } } },
   "usage.get": { bad: { param: "nope", query: { nope: "1" } } },
+  "sources.list": { bad: { param: "nope", query: { nope: "1" } } },
   "me.feed": { query: { maxAge: "60" }, plan: "team", bad: { param: "maxAge", query: { maxAge: "0" } } },
   "me.stations": { bad: { param: "nope", query: { nope: "1" } } },
   "sanctions.list": { path: { list: "ofac" }, bad: { param: "list", path: { list: "mars" } } },

@@ -253,13 +253,21 @@ export class SqlPositionStore implements PositionStore {
   }
 
   async stationBySecretHash(hash: string): Promise<IngestStation | null> {
-    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash"]).where("secret_hash", "=", hash).executeTakeFirst();
-    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash } : null;
+    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash", "udp_key", "allow_from"]).where("secret_hash", "=", hash).executeTakeFirst();
+    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash, udpKey: r.udp_key, allowFrom: r.allow_from === null ? null : r.allow_from.split(",") } : null;
   }
 
   async stationById(id: number): Promise<IngestStation | null> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash"]).where("id", "=", id).executeTakeFirst();
-    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash } : null;
+    const r = await this.#db
+      .selectFrom("stations")
+      .select(["id", "account_id", "name", "shared", "secret_hash", "udp_key", "allow_from"])
+      // A public feed's station is seen by everyone (zone alerts of every account read it).
+      .select((eb) => eb.exists(eb.selectFrom("feeds").select("feeds.station_id").whereRef("feeds.station_id", "=", "stations.id")).as("is_feed"))
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return r
+      ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1 || Boolean(r.is_feed), secretHash: r.secret_hash, udpKey: r.udp_key, allowFrom: r.allow_from === null ? null : r.allow_from.split(",") }
+      : null;
   }
 }

@@ -54,6 +54,7 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  feeds: FeedsTable;
 }
 
 export interface AccountsTable {
@@ -98,8 +99,17 @@ export interface StationsTable {
   account_id: string;
   name: string;
   secret_hash: string;
+  /** UDP signing key, sealed (migration 0018); null for stations from before it until their secret is rotated. */
+  udp_key: string | null;
   shared: number;
   created_at: number;
+  /** Migration 0017: what the owner grants others when shared, and receiver settings. */
+  share_redistribution: Generated<number>;
+  share_commercial: Generated<number>;
+  source_name: string | null;
+  plain_port: number | null;
+  allow_from: string | null;
+  connect_to: string | null;
 }
 
 export interface PortsTable {
@@ -609,4 +619,23 @@ export interface OAuthTokensTable {
   expires_at: number;
   revoked_at: number | null;
   used_at: number | null;
+}
+
+// --- Public AIS feeds (migration 0016) -------------------------------------------------------
+
+export interface FeedsTable {
+  station_id: number;
+  name: string;
+  kind: string;
+  url: string;
+  key_sealed: string | null;
+  created_at: number;
+  removed_at: number | null;
+  state: string | null;
+  last_message_at: number | null;
+  rate: number | null;
+  alarm: string | null;
+  alarm_since: number | null;
+  last_error: string | null;
+  reported_at: number | null;
 }
