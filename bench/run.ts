@@ -31,6 +31,7 @@ const BENCHMARKS: Benchmark[] = [
   { name: "ingest-e2e", file: "ingest-e2e.ts", quickArgs: ["--positions", "5000"], alsoUses: ["DATABASE_URL"] },
   { name: "ports-pipeline", file: "ports-pipeline.ts", quickArgs: ["1", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "mcp-vs-rest", file: "mcp-vs-rest.ts", quickArgs: ["20", "1"] },
+  { name: "sanctions-import", file: "sanctions-import.ts", quickArgs: ["0.02"] },
   { name: "screen", file: "screen.ts", quickArgs: ["20", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "search", file: "search.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "track", file: "track.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },

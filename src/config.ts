@@ -32,6 +32,22 @@ const sanctionsSources = z.string().transform((v, ctx) => {
   return out;
 });
 
+/**
+ * How often `serve` fetches the sanctions lists: `off`, or hours (`24`, `0.5`), or with a
+ * unit (`30m`, `12h`, `1d`). At least one minute.
+ */
+const sanctionsRefresh = z.string().transform((v, ctx): number | null => {
+  if (v.trim().toLowerCase() === "off") return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(m|h|d)?\s*$/i.exec(v);
+  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[(m?.[2] ?? "h").toLowerCase() as "m" | "h" | "d"];
+  const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
+  if (!(ms >= 60_000)) {
+    ctx.addIssue({ code: "custom", message: "must be off, or an interval of at least one minute: hours (24, 0.5) or with a unit (30m, 12h, 1d)" });
+    return z.NEVER;
+  }
+  return ms;
+});
+
 /** A station listener's port, or `off`; 0 picks a free port. */
 const ingestPort = z.string().transform((v, ctx): number | null => {
   if (v === "off") return null;
@@ -84,7 +100,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"),
   INGEST_TCP_PORT: ingestPort.default(5631),
   INGEST_UDP_PORT: ingestPort.default(5632),
-  SANCTIONS_REFRESH_MINUTES: wholeNumber(1, Number.MAX_SAFE_INTEGER, "must be a whole number of at least 1; leave unset to turn the refresh off").optional(),
+  SANCTIONS_REFRESH: sanctionsRefresh.default(86_400_000),
+  SANCTIONS_FETCH_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
   SANCTIONS_SOURCES: sanctionsSources.optional(),
   SANCTIONS_STALE_DAYS: wholeNumber(1, 3650, "must be a whole number of days from 1 to 3650").default(DEFAULT_STALE_AFTER_DAYS),
   MCP_ALLOWED_HOSTS: z.string().optional(),
@@ -117,8 +134,10 @@ export interface Config {
   /** Station listeners started by `serve` (AIS over TCP and signed UDP); null: off. */
   ingestTcpPort: number | null;
   ingestUdpPort: number | null;
-  /** Minutes between re-imports of the sanctions lists by `serve`; null: off. */
-  sanctionsRefreshMinutes: number | null;
+  /** Time between fetches of the sanctions lists by `serve` (ms; default a day); null: `serve` never fetches them. */
+  sanctionsRefreshMs: number | null;
+  /** Deadline of one download of a sanctions publication (ms). */
+  sanctionsFetchTimeoutMs: number;
   /** Days after its last successful import that a sanctions list is marked stale in answers. */
   sanctionsStaleDays: number;
   /** Per-list sources overriding the official files. */
@@ -179,7 +198,8 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     logLevel: e.LOG_LEVEL,
     ingestTcpPort: e.INGEST_TCP_PORT,
     ingestUdpPort: e.INGEST_UDP_PORT,
-    sanctionsRefreshMinutes: e.SANCTIONS_REFRESH_MINUTES ?? null,
+    sanctionsRefreshMs: e.SANCTIONS_REFRESH,
+    sanctionsFetchTimeoutMs: e.SANCTIONS_FETCH_TIMEOUT_SECONDS * 1000,
     sanctionsSources: e.SANCTIONS_SOURCES ?? {},
     sanctionsStaleDays: e.SANCTIONS_STALE_DAYS,
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),

@@ -4,6 +4,7 @@ import { runSanctionsImportCommand } from "../adapters/importers/sanctions-impor
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError } from "./cli-error.ts";
 import { withServices } from "./context.ts";
+import { downloadBars } from "./sanctions-progress.ts";
 import type { CliIo } from "./io.ts";
 
 const KNOWN = `${Object.keys(DATASETS).join(", ")}, all or sanctions`;
@@ -22,7 +23,10 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
   if (dataset === "sanctions") {
     for (const path of rest.slice(2)) requireFile(`import sanctions ${rest[1]}`, path);
     const cmd = { args: rest.slice(1), all: values.all === true, asOf: str(values, "as-of"), maxDelistedShare: str(values, "max-delisted-share") };
-    return withServices(io, async (s) => ((await runSanctionsImportCommand(s.services, { ...cmd, configured: s.config.sanctionsSources }, io.err)) ? 0 : 1));
+    return withServices(io, async (s) => {
+      const download = (list: string) => ({ timeoutMs: s.config.sanctionsFetchTimeoutMs, progressFor: downloadBars(io.stderrIsTTY, list) });
+      return (await runSanctionsImportCommand(s.services, { ...cmd, configured: s.config.sanctionsSources, download }, io.err)) ? 0 : 1;
+    });
   }
   if (values.all || values["as-of"] !== undefined || values["max-delisted-share"] !== undefined) throw new CliError("--all, --as-of and --max-delisted-share belong to import sanctions");
   if (dataset !== "all" && !(dataset in DATASETS)) throw new CliError(`import ${dataset}: unknown dataset; known: ${KNOWN}`);

@@ -8,6 +8,7 @@ import type { CliIo } from "./io.ts";
 import { keysCreate, keysList, keysRevoke } from "./keys.ts";
 import { compactCommand, migrateCommand } from "./maintenance.ts";
 import { deriveCommand } from "./derive.ts";
+import { sanctionsStatusCommand } from "./sanctions-status.ts";
 import { serveCommand } from "./serve.ts";
 import { stationsCreate, stationsList, stationsRotateSecret, stationsUpdate } from "./stations.ts";
 import { USAGE } from "./usage.ts";
@@ -37,10 +38,11 @@ const COMMANDS: Record<string, Command> = {
   "derive port-calls": deriveCommand,
   "users create": usersCommand,
   "users reset-password": usersCommand,
+  "sanctions status": sanctionsStatusCommand,
 };
 
 /** Groups whose second word is the verb (`keys create`). */
-const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds", "derive"]);
+const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds", "derive", "sanctions"]);
 
 /** Options of any command that take a value: their values are not command words. */
 const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name", "--from", "--to"]);

@@ -10,6 +10,7 @@ export const USAGE = `usage: mds <command> [options]
   import <dataset|all> [file|url]        import a dataset (${Object.keys(DATASETS).join(", ")})
   import sanctions <list> [file|dir|url ...] [--as-of yyyy-mm-dd] [--max-delisted-share 0..1]
   import sanctions --all                 re-import every list from its configured or official files
+  sanctions status [--json]              per list: status, version, as-of date, last attempt, last success, vessels, source
   accounts create [--name N] [--plan P] [--json]
   keys create --plan <tier> [--account <id>] [--name N] [--json]
   keys revoke <key-id>
@@ -38,5 +39,5 @@ ${USERS_USAGE}
 ${ACCOUNT_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}
-environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH_MINUTES, SANCTIONS_SOURCES,
+environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH, SANCTIONS_FETCH_TIMEOUT_SECONDS, SANCTIONS_SOURCES,
   INGEST_TCP_PORT, INGEST_UDP_PORT, INGEST_PLAIN_PORTS, DIGITRAFFIC_USER, FEED_SILENT_MINUTES, DERIVED_FACTS`;

@@ -95,7 +95,7 @@ describe("the mds command line, in process", () => {
       [["import", "all", "file.csv"], {}, /^mds: import all takes no file/],
       [["migrate"], { PORT: "abc" }, /^mds: PORT: must be a whole number from 0 to 65535, got "abc"$/],
       [["migrate"], { PORT: "70000", LOG_LEVEL: "loud" }, /^mds: PORT: must be a whole number from 0 to 65535, got "70000"; LOG_LEVEL: must be one of fatal, .*, got "loud"$/],
-      [["migrate"], { SANCTIONS_REFRESH_MINUTES: "soon" }, /^mds: SANCTIONS_REFRESH_MINUTES: must be a whole number of at least 1/],
+      [["migrate"], { SANCTIONS_REFRESH: "soon" }, /^mds: SANCTIONS_REFRESH: must be off, or an interval of at least one minute/],
       [["migrate"], { SOURCES_FILE: "/nonexistent/sources.json" }, /^mds: SOURCES_FILE: "\/nonexistent\/sources\.json" does not exist/],
       [["migrate"], { SOURCES_FILE: sources }, /^mds: SOURCES_FILE: ".*bad-sources\.json" is not JSON: /],
     ];

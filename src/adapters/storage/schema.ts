@@ -24,6 +24,7 @@ export interface Database {
   station_counters: StationCountersTable;
   sanctions_lists: SanctionsListsTable;
   sanctions_versions: SanctionsVersionsTable;
+  sanctions_fetches: SanctionsFetchesTable;
   sanctions_designations: SanctionsDesignationsTable;
   sanctions_identifiers: SanctionsIdentifiersTable;
   sanctions_changes: SanctionsChangesTable;
@@ -232,6 +233,19 @@ export interface SanctionsListsTable {
   locked_at: number | null;
   /** 1 when the latest version is a dated extract, not the list as published. */
   extract: Generated<number>;
+}
+
+/** The last fetch of a list (0015): tried, outcome, error, and the last success. */
+export interface SanctionsFetchesTable {
+  list: string;
+  attempted_at: number;
+  /** `imported` (a new version), `unchanged` (the stored publication again) or `failed`. */
+  outcome: string;
+  error: string | null;
+  /** The files or URLs the attempt read. */
+  source: string;
+  succeeded_at: number | null;
+  succeeded_source: string | null;
 }
 
 /** One row per import of a list. */

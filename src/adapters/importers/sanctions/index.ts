@@ -8,12 +8,12 @@ import { detectFormat, type ParseOptions, type SanctionsFormat, type SanctionsIn
 import { type EuParseOptions, parseEu } from "./eu.ts";
 import { NZ_REGISTER_URL, parseNewZealand } from "./new-zealand.ts";
 import { OFAC_OFFICIAL_URLS, parseOfac } from "./ofac.ts";
-import { readSanctionsSources } from "./source.ts";
+import { withSanctionsSources } from "./source.ts";
 import { parseUk, UK_XML_URL } from "./uk.ts";
 
 export type { SanctionsFormat, SanctionsInput, SourceFile, ParseOptions } from "./common.ts";
 export { detectFormat } from "./common.ts";
-export { readSanctionsSources } from "./source.ts";
+export { withSanctionsSources } from "./source.ts";
 export { parseCanada, parseEu, parseNewZealand, parseOfac, parseUk };
 
 export type SanctionsParseOptions = ParseOptions & EuParseOptions;
@@ -54,11 +54,10 @@ export async function parseSanctionsList(list: SanctionsListKey, input: Sanction
 }
 
 /**
- * Reads files, directories or URLs (see readSanctionsSources) and parses them as
+ * Reads files, directories or URLs (see withSanctionsSources) and parses them as
  * the given list: what `mds import sanctions <list> <dir-or-file-or-url...>` needs.
  */
 export async function importSanctionsList(list: string, pathsOrUrls: string | readonly string[], options: SanctionsParseOptions = {}): Promise<Designation[]> {
   if (!isSanctionsListKey(list)) throw new Error(`unknown sanctions list "${list}"; expected one of ${SANCTIONS_LISTS.join(", ")}`);
-  const files = await readSanctionsSources(pathsOrUrls);
-  return parseSanctionsList(list, files, options);
+  return withSanctionsSources(pathsOrUrls, {}, (files) => parseSanctionsList(list, files, options));
 }
