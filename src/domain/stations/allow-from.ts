@@ -33,6 +33,10 @@ export function parseAllowFrom(text: string): string[] {
       throw new AllowFromError(`--allow-from ${JSON.stringify(entry)}: not an IPv4 or IPv6 address or CIDR range (like 192.0.2.0/24)`);
     }
     const [addr, bits] = range;
+    // ipaddr.js also takes the old shorthand forms (`10.1` for 10.0.0.1); an allow list spells addresses out.
+    if (addr.kind() === "ipv4" && !ipaddr.IPv4.isValidFourPartDecimal(withPrefix.slice(0, withPrefix.indexOf("/")))) {
+      throw new AllowFromError(`--allow-from ${JSON.stringify(entry)}: write IPv4 addresses as four numbers (like 192.0.2.0/24)`);
+    }
     const network = addr.kind() === "ipv4" ? ipaddr.IPv4.networkAddressFromCIDR(withPrefix) : ipaddr.IPv6.networkAddressFromCIDR(withPrefix);
     if (network.toString() !== addr.toString()) {
       throw new AllowFromError(`--allow-from ${JSON.stringify(entry)}: host bits are set; the range is ${network.toString()}/${bits}`);
