@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { slugOf } from "../domain/companies/entity-id.ts";
 import { formatVesselId, parseImo, parseIso2, parseMmsi, parseUnlocode, parseVesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { MIN_QUERY_LENGTH, normalizeName } from "../domain/vessels/names.ts";
@@ -6,7 +7,7 @@ import type { PortName, VesselRecord } from "../ports/vessels.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { visibleStations } from "./projections/visible-vessel.ts";
 
-const SEARCH_KINDS = ["vessel", "port", "flag"] as const;
+const SEARCH_KINDS = ["vessel", "port", "company", "flag"] as const;
 type SearchKind = (typeof SEARCH_KINDS)[number];
 
 /** Hits per answer. */
@@ -170,6 +171,26 @@ async function portNameHits(ctx: OperationContext, normalized: string): Promise<
   }));
 }
 
+/** Companies by name (whole, start, later word), each hit resting on the source that names it. */
+async function companyHits(ctx: OperationContext, normalized: string): Promise<PendingHit[]> {
+  const found = await ctx.services.companies.searchNames(normalized, SEARCH_LIMIT);
+  return found.map((c) => ({
+    hit: {
+      kind: "company" as const,
+      id: c.entityId,
+      name: c.name,
+      imo: null,
+      mmsi: null,
+      match: c.tier === 3 ? ("word" as const) : ("name" as const),
+      api: `${ctx.baseUrl}/api/v1/companies/${c.entityId}`,
+      page: `${ctx.baseUrl}/company/${c.entityId}-${slugOf(c.name)}`,
+    },
+    sources: [c.source],
+    section: "companies",
+    tier: c.tier,
+  }));
+}
+
 export const search = defineOperation({
   id: "search",
   method: "GET",
@@ -211,6 +232,7 @@ export const search = defineOperation({
       }
     }
     if (input.kind.includes("port")) found.push(...(await portNameHits(ctx, normalized)));
+    if (input.kind.includes("company")) found.push(...(await companyHits(ctx, normalized)));
     if (input.kind.includes("flag")) found.push(...(await flagHits(ctx, input.q, normalized)));
 
     // A stable sort by tier keeps each kind's own order within a tier (vessels, ports, flags).

@@ -1,6 +1,7 @@
 import type { SourceRegistry } from "../domain/rights/source.ts";
 import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { CompanyStore } from "../ports/companies.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
@@ -25,6 +26,8 @@ export interface Services {
   /** Wreck records (NOAA AWOIS), by record number. */
   wrecks: WreckStore;
   sanctions: SanctionsStore;
+  /** Company records per source and the ships they tie to each company. */
+  companies: CompanyStore;
   /** The vessel registry: identifiers, names, emissions and fleet rows per ship. */
   vessels: VesselStore;
   /** Vessel name search over the registry. */

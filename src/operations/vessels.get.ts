@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { slugOf } from "../domain/companies/entity-id.ts";
 import type { VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
@@ -102,7 +103,9 @@ const VesselPageSchema = z.object({
   ),
   /** Which lists `sanctions` was read from, as of when; a list never loaded is `missing`, so an empty `sanctions` is not a clearance. */
   sanctionsCoverage: z.array(ListCoverageSchema),
-  companies: z.array(z.object({ role: z.string(), name: z.string(), sources: z.array(z.string()) })),
+  companies: z.array(
+    z.object({ role: z.string(), name: z.string(), sources: z.array(z.string()), entityId: z.string(), evidence: z.string(), api: z.string(), page: z.string() }),
+  ),
 });
 
 export const vesselsGet = defineOperation({
@@ -170,6 +173,8 @@ export const vesselsGet = defineOperation({
     const sanctionStates = await ctx.services.sanctions.listStates();
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
+    // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
+    const companies = await ctx.services.companies.forVessel(imo, imo === null && mmsi !== null ? [mmsi] : []);
 
     return {
       top: {
@@ -218,9 +223,22 @@ export const vesselsGet = defineOperation({
             : [],
         sanctions: designations.map(vesselPageDesignation),
         sanctionsCoverage,
-        companies: (record?.fleet ?? [])
-          .filter((f) => f.operator)
-          .map((f) => sourced("companies", [f.source], { role: "operator", name: f.operator!, sources: [f.source] }, { countRows: true, leaf: true })),
+        companies: companies.map((c) =>
+          sourced(
+            "companies",
+            [c.source],
+            {
+              role: c.link.role,
+              name: c.name,
+              sources: [c.source],
+              entityId: c.entityId,
+              evidence: c.link.evidence,
+              api: `${ctx.baseUrl}/api/v1/companies/${c.entityId}`,
+              page: `${ctx.baseUrl}/company/${c.entityId}-${slugOf(c.name)}`,
+            },
+            { countRows: true, leaf: true },
+          ),
+        ),
       },
     };
   },

@@ -17,6 +17,8 @@ export interface Database {
   ports: PortsTable;
   flags: FlagsTable;
   wrecks: WrecksTable;
+  company_records: CompanyRecordsTable;
+  company_fleet: CompanyFleetTable;
   datasets: DatasetsTable;
   positions: PositionsTable;
   latest_positions: LatestPositionsTable;
@@ -595,4 +597,29 @@ export interface OAuthTokensTable {
   expires_at: number;
   revoked_at: number | null;
   used_at: number | null;
+}
+
+// --- Companies (migration 0013) ----------------------------------------------------------
+
+/** One company record as one source states it; `record` holds aliases, country, address and designations as JSON. */
+export interface CompanyRecordsTable {
+  source: string;
+  key: string;
+  entity_id: string;
+  name: string;
+  norm: string;
+  company_imo: string | null;
+  lei: string | null;
+  record: string;
+}
+
+/** A ship one company record ties to the company, with the role and the quoted source field. */
+export interface CompanyFleetTable {
+  source: string;
+  key: string;
+  imo: number | null;
+  mmsi: number | null;
+  vessel_name: string | null;
+  role: string;
+  evidence: string;
 }

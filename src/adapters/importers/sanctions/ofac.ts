@@ -26,6 +26,8 @@ import { advancedListingDates, fromAdvancedXml } from "./ofac/advanced-xml.ts";
 import { enhancedListingDates, fromEnhancedXml } from "./ofac/enhanced-xml.ts";
 import { fromLegacyXml } from "./ofac/legacy-xml.ts";
 import { fromSdnCsv } from "./ofac/sdn-csv.ts";
+import { listedCompaniesFromSdnCsv, listedPeopleFromSdnCsv } from "./ofac/companies.ts";
+import type { ListedCompany } from "../../../domain/companies/from-sanctions.ts";
 import { type Classified, LIST, type ListingDate, type OfacFileKind } from "./ofac/shared.ts";
 
 export { parseOfacRemarks, splitOfacPrograms } from "./ofac/sdn-csv.ts";
@@ -121,4 +123,15 @@ export function parseOfac(input: SanctionsInput, options: ParseOptions = {}): De
   if (base.kind === "advanced-xml") return fromAdvancedXml(base.xml!);
   if (base.kind === "enhanced-xml") return fromEnhancedXml(base.xml!);
   return fromLegacyXml(base.xml!);
+}
+
+/**
+ * The companies (entities) the publication designates, from SDN.CSV and its companion files;
+ * with the names of the people it designates; the XML forms are not read for companies, so they give none. Call after parseOfac, which
+ * refuses unreadable files first.
+ */
+export function parseOfacCompanies(input: SanctionsInput): { companies: ListedCompany[]; people: Set<string> } {
+  const classified = toSourceFiles(input, LIST).map(classify);
+  const of = (kind: OfacFileKind) => classified.filter((c) => c.kind === kind);
+  return { companies: listedCompaniesFromSdnCsv(of("sdn-csv"), of("alt-csv"), of("add-csv"), of("comments-csv")), people: listedPeopleFromSdnCsv(of("sdn-csv")) };
 }
