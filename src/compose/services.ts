@@ -17,6 +17,7 @@ import { SqlPositionStore } from "../adapters/storage/positions-store.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "../adapters/storage/reference-store.ts";
 import { SqlWreckStore } from "../adapters/storage/wreck-store.ts";
 import { SqlCompanyStore } from "../adapters/storage/company-store.ts";
+import { SqlFlagFleetReader } from "../adapters/storage/flag-fleet-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
 import { type ArchiveLocation, SqlArchiveStore } from "../adapters/storage/archive-store.ts";
@@ -133,6 +134,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
+    flagFleet: new SqlFlagFleetReader(store.db),
     wrecks: new SqlWreckStore(store.db),
     companies: new SqlCompanyStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),

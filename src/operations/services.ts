@@ -2,6 +2,7 @@ import type { SourceRegistry } from "../domain/rights/source.ts";
 import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { CompanyStore } from "../ports/companies.ts";
+import type { FlagFleetReader } from "../ports/flag-fleet.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
@@ -23,6 +24,8 @@ export interface Services {
   limiter: RateLimiter;
   ports: PortStore;
   flags: FlagStore;
+  /** Ships under each flag as the fleet and sanctions lists give them. */
+  flagFleet: FlagFleetReader;
   /** Wreck records (NOAA AWOIS), by record number. */
   wrecks: WreckStore;
   sanctions: SanctionsStore;
