@@ -1,4 +1,5 @@
 import { CompaniesFileError, parseCompaniesFile } from "../adapters/importers/companies-file.ts";
+import { InspectionsFileError, parseInspectionsCsv } from "../adapters/importers/inspections-file.ts";
 import { checkOperatorSource, OperatorSourceError } from "../adapters/importers/operator-source.ts";
 import { readSource } from "../adapters/importers/read-source.ts";
 import type { Services } from "../operations/services.ts";
@@ -12,7 +13,7 @@ async function refusing<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    if (e instanceof CompaniesFileError || e instanceof OperatorSourceError) throw new CliError(e.message);
+    if (e instanceof CompaniesFileError || e instanceof InspectionsFileError || e instanceof OperatorSourceError) throw new CliError(e.message);
     throw e;
   }
 }
@@ -24,5 +25,12 @@ export const OPERATOR_IMPORTS: Record<string, OperatorImport> = {
       const records = parseCompaniesFile(await readSource(file), source);
       await services.companies.replaceSource(source, records);
       return `companies: ${records.length} companies, ${records.reduce((n, r) => n + r.fleet.length, 0)} fleet links from ${file} under source ${source} (its earlier rows replaced)`;
+    }),
+  inspections: (services, file, sourceId) =>
+    refusing(async () => {
+      const source = checkOperatorSource(services.sources, sourceId, "import inspections");
+      const rows = parseInspectionsCsv(await readSource(file), new Date(services.clock.now()).toISOString().slice(0, 10));
+      await services.inspections.replaceSource(source, rows);
+      return `inspections: ${rows.length} inspections of ${new Set(rows.map((r) => r.imo)).size} ships from ${file} under source ${source} (its earlier rows replaced)`;
     }),
 };

@@ -18,6 +18,7 @@ import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "../adapters/storage/r
 import { SqlWreckStore } from "../adapters/storage/wreck-store.ts";
 import { SqlCompanyStore } from "../adapters/storage/company-store.ts";
 import { SqlFlagFleetReader } from "../adapters/storage/flag-fleet-store.ts";
+import { SqlInspectionStore } from "../adapters/storage/inspection-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
 import { type ArchiveLocation, SqlArchiveStore } from "../adapters/storage/archive-store.ts";
@@ -137,6 +138,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     flagFleet: new SqlFlagFleetReader(store.db),
     wrecks: new SqlWreckStore(store.db),
     companies: new SqlCompanyStore(store.db),
+    inspections: new SqlInspectionStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
     vessels: new SqlVesselStore(store.db, store.dialect),
     search: new SqlSearchStore(store.db, store.dialect),

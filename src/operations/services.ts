@@ -3,6 +3,7 @@ import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts
 import type { Clock } from "../ports/clock.ts";
 import type { CompanyStore } from "../ports/companies.ts";
 import type { FlagFleetReader } from "../ports/flag-fleet.ts";
+import type { InspectionStore } from "../ports/inspections.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
@@ -31,6 +32,8 @@ export interface Services {
   sanctions: SanctionsStore;
   /** Company records per source and the ships they tie to each company. */
   companies: CompanyStore;
+  /** Inspections operators imported, per ship. */
+  inspections: InspectionStore;
   /** The vessel registry: identifiers, names, emissions and fleet rows per ship. */
   vessels: VesselStore;
   /** Vessel name search over the registry. */

@@ -84,7 +84,7 @@ const VesselPageSchema = z.object({
     })
     .nullable(),
   portCalls: z.array(z.object({ unlocode: z.string(), arrival: z.string(), departure: z.string().nullable(), source: z.string() })),
-  inspections: z.array(z.object({ date: z.string(), type: z.string(), port: z.string() })),
+  inspections: z.array(z.object({ date: z.string(), type: z.string(), port: z.string(), authority: z.string(), origin: z.string(), sources: z.array(z.string()) })),
   emissions: z.array(z.object({ year: z.number().int(), co2T: z.number().nullable(), fuelT: z.number().nullable(), timeAtSeaH: z.number().nullable() })).nullable(),
   sanctions: z.array(
     z.object({
@@ -174,6 +174,7 @@ export const vesselsGet = defineOperation({
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
     // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
+    const inspections = imo === null ? [] : await ctx.services.inspections.forVessel(imo);
     const companies = await ctx.services.companies.forVessel(imo, imo === null && mmsi !== null ? [mmsi] : []);
 
     return {
@@ -209,9 +210,12 @@ export const vesselsGet = defineOperation({
           .map((g) => sourced("otherNames", g.sources, { name: g.name, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen), sources: g.sources }, { countRows: true, leaf: true })),
         particulars: particularsOf(record, live),
         lastPosition: fix ? lastPositionOf(fix) : null,
-        // Port calls and inspections need sources the service does not hold yet: empty, not an error.
+        // Port calls need a source the service does not hold yet: empty, not an error.
         portCalls: [],
-        inspections: [],
+        // Only what an operator imported (`mds import inspections`): none ship with the service.
+        inspections: inspections.map((i) =>
+          sourced("inspections", [i.source], { date: i.date, type: i.type, port: i.port, authority: i.authority, origin: i.origin, sources: [i.source] }, { countRows: true, leaf: true }),
+        ),
         emissions:
           record && record.emissions.length > 0
             ? sourced(

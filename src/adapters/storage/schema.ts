@@ -19,6 +19,7 @@ export interface Database {
   wrecks: WrecksTable;
   company_records: CompanyRecordsTable;
   company_fleet: CompanyFleetTable;
+  inspections: InspectionsTable;
   datasets: DatasetsTable;
   positions: PositionsTable;
   latest_positions: LatestPositionsTable;
@@ -622,4 +623,17 @@ export interface CompanyFleetTable {
   vessel_name: string | null;
   role: string;
   evidence: string;
+}
+
+// --- Inspections (migration 0014) --------------------------------------------------------
+
+/** One inspection of a ship from an operator's import. */
+export interface InspectionsTable {
+  source: string;
+  imo: number;
+  date: string;
+  type: string;
+  port: string;
+  authority: string;
+  origin: string;
 }

@@ -10,6 +10,7 @@ import { wrecks } from "./0010-wrecks.ts";
 import { sanctionsExtracts } from "./0011-sanctions-extracts.ts";
 import { zoneState } from "./0012-zone-state.ts";
 import { companies } from "./0013-companies.ts";
+import { inspections } from "./0014-inspections.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -29,5 +30,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0011_sanctions_extracts": sanctionsExtracts(),
     "0012_zone_state": zoneState(types),
     "0013_companies": companies(),
+    "0014_inspections": inspections(),
   };
 }
