@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CompanyRecord } from "../domain/companies/company.ts";
-import { ENTITY_ID_RULE, type EntityRef, parseEntityId, slugOf, strongestId } from "../domain/companies/entity-id.ts";
+import { canonicalId, ENTITY_ID_RULE, type EntityRef, parseEntityId, slugOf, strongestId } from "../domain/companies/entity-id.ts";
 import { AppError } from "../domain/errors.ts";
 import { formatVesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
@@ -37,12 +37,6 @@ async function resolve(ctx: OperationContext, asked: AskedId): Promise<CompanyRe
     if (found.some((r) => slugOf(r.name) === tail)) return found;
   }
   return [];
-}
-
-/** The id a company is shown under: its company IMO number, else its LEI, else its first record's id. */
-function canonicalId(records: readonly CompanyRecord[]): string {
-  const ids = records.map(strongestId);
-  return ids.find((id) => id.startsWith("imo-")) ?? ids.find((id) => id.startsWith("lei-")) ?? [...ids].sort()[0]!;
 }
 
 const VesselRefSchema = z.object({ id: z.string(), imo: z.number().int().nullable(), mmsi: z.number().int().nullable(), name: z.string().nullable(), api: z.string(), page: z.string() });

@@ -141,6 +141,17 @@ export interface SearchStore {
   flags(): Promise<{ iso2: string; name: string }[]>;
   /** Every port's UN/LOCODE with its names normalised (name, ASCII name, bilingual names), for matching in memory. */
   portNames(): Promise<PortName[]>;
+  /** Every named wreck with its name normalised, for matching in memory. */
+  wreckNames(): Promise<WreckName[]>;
+}
+
+export interface WreckName {
+  id: number;
+  name: string;
+  /** The name part of the page URL `/wreck/{id}-{slug}`. */
+  slug: string;
+  norm: string;
+  source: string;
 }
 
 export interface PortName {

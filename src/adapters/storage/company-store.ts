@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import type { CompanyDesignation, CompanyRecord, FleetRole } from "../../domain/companies/company.ts";
 import { type EntityRef, strongestId } from "../../domain/companies/entity-id.ts";
+import { COMPANY_TERM_LENGTH, companyNameTerms } from "../../domain/companies/name-terms.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
 import type { CompanyNameMatch, CompanyStore, VesselCompany } from "../../ports/companies.ts";
 import { chunks, inBatches } from "./batches.ts";
+import { MAX_CHAR } from "./search-store.ts";
 import type { CompanyFleetTable, CompanyRecordsTable, Database } from "./schema.ts";
 
 /** Rows per INSERT: 8 columns, well under SQLite's bound-variable limit. */
@@ -45,12 +47,15 @@ export class SqlCompanyStore implements CompanyStore {
   async replaceSource(source: string, records: readonly CompanyRecord[]): Promise<void> {
     await this.#db.transaction().execute(async (tx) => {
       await tx.deleteFrom("company_fleet").where("source", "=", source).execute();
+      await tx.deleteFrom("company_name_terms").where("source", "=", source).execute();
       await tx.deleteFrom("company_records").where("source", "=", source).execute();
       await inBatches(records.map(toRow), BATCH, (batch) => tx.insertInto("company_records").values(batch).execute());
       const fleet: CompanyFleetTable[] = records.flatMap((r) =>
         r.fleet.map((f) => ({ source, key: r.key, imo: f.imo, mmsi: f.mmsi, vessel_name: f.vesselName, role: f.role, evidence: f.evidence })),
       );
       await inBatches(fleet, BATCH, (batch) => tx.insertInto("company_fleet").values(batch).execute());
+      const terms = records.flatMap((r) => companyNameTerms([r.name, ...r.aliases]).map((t) => ({ term: t.term, rank: t.rank, source, key: r.key })));
+      await inBatches(terms, BATCH, (batch) => tx.insertInto("company_name_terms").values(batch).execute());
     });
   }
 
@@ -106,20 +111,26 @@ export class SqlCompanyStore implements CompanyStore {
   }
 
   async searchNames(normalized: string, limit: number): Promise<CompanyNameMatch[]> {
-    // A normalised query holds only letters, digits and single spaces: no LIKE wildcard.
-    const q = normalized;
+    // One range read of the term index: every name or other name starting with the query, or
+    // with a later word that does. Terms are cut, so a longer query is checked on the whole name.
+    const prefix = normalized.slice(0, COMPANY_TERM_LENGTH);
     const rows = await this.#db
-      .selectFrom("company_records")
-      .select(["entity_id", "name", "norm", "source", "company_imo", "lei"])
-      .where((eb) => eb.or([eb("norm", "like", `${q}%`), eb("norm", "like", `% ${q}%`)]))
-      .limit(limit * 10)
+      .selectFrom("company_name_terms as t")
+      .innerJoin("company_records as r", (j) => j.onRef("r.source", "=", "t.source").onRef("r.key", "=", "t.key"))
+      .select(["t.rank", "t.term", "r.entity_id", "r.name", "r.norm", "r.source", "r.company_imo", "r.lei", "r.record"])
+      .where("t.term", ">=", prefix)
+      .where("t.term", "<", prefix + MAX_CHAR)
+      .orderBy("t.rank")
+      .orderBy("t.term")
+      .limit(limit * 8)
       .execute();
-    const matches = rows.map((r): CompanyNameMatch => ({
-      entityId: strongestId({ companyImo: r.company_imo, lei: r.lei, entityId: r.entity_id }),
-      name: r.name,
-      source: r.source,
-      tier: r.norm === normalized ? 1 : r.norm.startsWith(normalized) ? 2 : 3,
-    }));
+    const matches: CompanyNameMatch[] = [];
+    for (const r of rows) {
+      const names = [r.norm, ...(JSON.parse(r.record) as RecordFacts).aliases.map(normalizeName)];
+      const tier = names.includes(normalized) ? 1 : names.some((n) => n.startsWith(normalized)) ? 2 : names.some((n) => n.includes(` ${normalized}`)) ? 3 : null;
+      if (tier === null) continue;
+      matches.push({ entityId: strongestId({ companyImo: r.company_imo, lei: r.lei, entityId: r.entity_id }), name: r.name, source: r.source, tier });
+    }
     matches.sort((a, b) => a.tier - b.tier || a.name.localeCompare(b.name));
     const seen = new Set<string>();
     return matches.filter((m) => !seen.has(m.entityId) && seen.add(m.entityId)).slice(0, limit);

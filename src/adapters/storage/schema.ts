@@ -19,6 +19,7 @@ export interface Database {
   wrecks: WrecksTable;
   company_records: CompanyRecordsTable;
   company_fleet: CompanyFleetTable;
+  company_name_terms: CompanyNameTermsTable;
   inspections: InspectionsTable;
   datasets: DatasetsTable;
   positions: PositionsTable;
@@ -612,6 +613,14 @@ export interface CompanyRecordsTable {
   company_imo: string | null;
   lei: string | null;
   record: string;
+}
+
+/** Search terms of a company record's names: the normalised name from each word's start; rank 0 the name's start. */
+export interface CompanyNameTermsTable {
+  term: string;
+  rank: number;
+  source: string;
+  key: string;
 }
 
 /** A ship one company record ties to the company, with the role and the quoted source field. */

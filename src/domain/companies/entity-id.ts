@@ -55,6 +55,12 @@ export function strongestId(r: { companyImo: string | null; lei: string | null; 
   return r.entityId;
 }
 
+/** The id a company of several records is shown under: its company IMO number, else its LEI, else its records' first id. */
+export function canonicalId(records: readonly { companyImo: string | null; lei: string | null; entityId: string }[]): string {
+  const ids = records.map(strongestId);
+  return ids.find((id) => id.startsWith("imo-")) ?? ids.find((id) => id.startsWith("lei-")) ?? [...ids].sort()[0]!;
+}
+
 /** An entity id as asked: the identifier it names, or the record id to look up. */
 export type EntityRef = { kind: "imo"; value: string } | { kind: "lei"; value: string } | { kind: "record"; value: string };
 

@@ -1,12 +1,15 @@
-import type { Kysely, Migration } from "kysely";
+import { type Kysely, type Migration, sql } from "kysely";
+import type { ColumnTypes } from "./column-types.ts";
 
 /**
  * Companies (src/domain/companies): one row per company record as one source states it,
  * keyed by (source, key) so a re-import of a source replaces exactly its rows, and the
  * ships each record ties to the company. Records join into one company on a company IMO
- * number or an LEI (indexed); names are indexed normalised for search.
+ * number or an LEI (indexed). Names and other names are indexed for search as terms: the
+ * normalised name from each word's start on, so a name prefix and a later word are both one
+ * range read (compared bytewise: COLLATE "C" on PostgreSQL, as SQLite does).
  */
-export function companies(): Migration {
+export function companies({ engine }: ColumnTypes): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -24,7 +27,15 @@ export function companies(): Migration {
       await db.schema.createIndex("company_records_entity").on("company_records").columns(["entity_id"]).execute();
       await db.schema.createIndex("company_records_imo").on("company_records").columns(["company_imo"]).execute();
       await db.schema.createIndex("company_records_lei").on("company_records").columns(["lei"]).execute();
-      await db.schema.createIndex("company_records_norm").on("company_records").columns(["norm"]).execute();
+      await db.schema
+        .createTable("company_name_terms")
+        .addColumn("term", engine === "postgres" ? sql`text collate "C"` : "text", (c) => c.notNull())
+        .addColumn("rank", "integer", (c) => c.notNull())
+        .addColumn("source", "text", (c) => c.notNull())
+        .addColumn("key", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("company_name_terms_term").on("company_name_terms").columns(["term"]).execute();
+      await db.schema.createIndex("company_name_terms_record").on("company_name_terms").columns(["source", "key"]).execute();
 
       await db.schema
         .createTable("company_fleet")

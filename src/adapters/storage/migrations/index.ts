@@ -29,7 +29,7 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0010_wrecks": wrecks(types),
     "0011_sanctions_extracts": sanctionsExtracts(),
     "0012_zone_state": zoneState(types),
-    "0013_companies": companies(),
+    "0013_companies": companies(types),
     "0014_inspections": inspections(),
   };
 }
