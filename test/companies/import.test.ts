@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -7,18 +7,13 @@ import { parseCompaniesFile } from "../../src/adapters/importers/companies-file.
 import { parseConfig } from "../../src/config.ts";
 import { createService, PROJECT_ROOT } from "../../src/main.ts";
 import { runCli } from "../cli/run-cli.ts";
+import { ownSource, writeSourcesFile } from "../helpers/sources-file.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mds-companies-import-"));
 const dataDir = join(dir, "data");
 
 /** The shipped sources file plus the operator's own registry, cleared for the API. */
-function sourcesFile(): string {
-  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8"));
-  file.sources.push({ id: "acme_registry", name: "ACME's company registry", attribution: "ACME", license: "ACME internal", permissions: { api: true, redistribution: false, commercial: true } });
-  const path = join(dir, "sources.json");
-  writeFileSync(path, JSON.stringify(file));
-  return path;
-}
+const sourcesFile = () => writeSourcesFile((sources) => sources.push(ownSource("acme_registry", true)), dir);
 const env = () => ({ DATA_DIR: dataDir, SOURCES_FILE: sourcesFile() });
 
 /** A GLEIF-style record: Alaska Tanker Co LLC with an LEI (check digits valid) operating ALASKAN EXPLORER. */

@@ -1,25 +1,18 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parseInspectionsCsv } from "../../src/adapters/importers/inspections-file.ts";
-import { PROJECT_ROOT } from "../../src/main.ts";
 import { OPERATOR_IMPORTS } from "../../src/cli/import-operator.ts";
 import { get, startTestService, type TestService } from "../helpers/service.ts";
+import { ownSource, writeSourcesFile } from "../helpers/sources-file.ts";
 import { runCli } from "../cli/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "mds-inspections-"));
 
 /** The shipped sources plus two of the operator's: one cleared for the API, one not. */
-function sourcesFile(): string {
-  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8"));
-  const own = (id: string, api: boolean) => ({ id, name: id, attribution: `${id} attribution`, license: "own", permissions: { api, redistribution: false, commercial: true } });
-  file.sources.push(own("psix_export", true), own("private_notes", false));
-  const path = join(dir, "sources.json");
-  writeFileSync(path, JSON.stringify(file));
-  return path;
-}
+const sourcesFile = () => writeSourcesFile((sources) => sources.push(ownSource("psix_export", true), ownSource("private_notes", false)), dir);
 
 const CSV = [
   "date,type,port,vessel_imo,authority,source",

@@ -1,20 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { normalizeName } from "../../src/domain/vessels/names.ts";
-import { PROJECT_ROOT } from "../../src/main.ts";
 import { ENGINES, get, startTestService, type TestService } from "../helpers/service.ts";
+import { writeSourcesFile } from "../helpers/sources-file.ts";
 
 /** The shipped sources file with NOAA AWOIS not cleared for the API. */
-function sourcesWithoutAwois(): string {
-  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8"));
-  for (const s of file.sources) if (s.id === "noaa_awois") s.permissions.api = false;
-  const path = join(mkdtempSync(join(tmpdir(), "mds-search-sources-")), "sources.json");
-  writeFileSync(path, JSON.stringify(file));
-  return path;
-}
+const sourcesWithoutAwois = () =>
+  writeSourcesFile((sources) => {
+    for (const s of sources) if (s.id === "noaa_awois") s.permissions.api = false;
+  });
 
 for (const engine of ENGINES) {
   describe(`search across every kind (${engine})`, () => {

@@ -111,19 +111,22 @@ export class SqlCompanyStore implements CompanyStore {
   }
 
   async searchNames(normalized: string, limit: number): Promise<CompanyNameMatch[]> {
-    // One range read of the term index: every name or other name starting with the query, or
-    // with a later word that does. Terms are cut, so a longer query is checked on the whole name.
+    // Every name or other name starting with the query, or with a later word that does: each
+    // rank is one range read of the (rank, term) index in term order. Terms are cut, so a
+    // longer query is checked on the whole name.
     const prefix = normalized.slice(0, COMPANY_TERM_LENGTH);
-    const rows = await this.#db
-      .selectFrom("company_name_terms as t")
-      .innerJoin("company_records as r", (j) => j.onRef("r.source", "=", "t.source").onRef("r.key", "=", "t.key"))
-      .select(["t.rank", "t.term", "r.entity_id", "r.name", "r.norm", "r.source", "r.company_imo", "r.lei", "r.record"])
-      .where("t.term", ">=", prefix)
-      .where("t.term", "<", prefix + MAX_CHAR)
-      .orderBy("t.rank")
-      .orderBy("t.term")
-      .limit(limit * 8)
-      .execute();
+    const read = (rank: 0 | 1) =>
+      this.#db
+        .selectFrom("company_name_terms as t")
+        .innerJoin("company_records as r", (j) => j.onRef("r.source", "=", "t.source").onRef("r.key", "=", "t.key"))
+        .select(["t.rank", "t.term", "r.entity_id", "r.name", "r.norm", "r.source", "r.company_imo", "r.lei", "r.record"])
+        .where("t.rank", "=", rank)
+        .where("t.term", ">=", prefix)
+        .where("t.term", "<", prefix + MAX_CHAR)
+        .orderBy("t.term")
+        .limit(limit * 4)
+        .execute();
+    const rows = [...(await read(0)), ...(await read(1))];
     const matches: CompanyNameMatch[] = [];
     for (const r of rows) {
       const names = [r.norm, ...(JSON.parse(r.record) as RecordFacts).aliases.map(normalizeName)];

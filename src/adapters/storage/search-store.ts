@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { type MatchRank, matchesAt, normalizeName, TERM_LENGTH } from "../../domain/vessels/names.ts";
+import { NameIndex } from "../../domain/name-index.ts";
 import type { NameMatch, PortName, SearchStore, VisibleStations, WreckName } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
@@ -35,7 +36,8 @@ export class SqlSearchStore implements SearchStore {
   readonly #dialect: SqlDialect;
   #flags: { rows: { iso2: string; name: string }[]; until: number } | null = null;
   #ports: { rows: PortName[]; until: number } | null = null;
-  #wrecks: { rows: WreckName[]; until: number } | null = null;
+  #wrecks: { index: NameIndex<WreckName>; until: number } | null = null;
+  #portIndex: { rows: PortName[]; index: NameIndex<PortName> } | null = null;
 
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
@@ -117,9 +119,9 @@ export class SqlSearchStore implements SearchStore {
   }
 
   /** About 10,000 AWOIS records, most named: held in memory like ports. */
-  async wreckNames(): Promise<WreckName[]> {
+  async wreckNames(): Promise<NameIndex<WreckName>> {
     const now = Date.now();
-    if (this.#wrecks && this.#wrecks.until > now) return this.#wrecks.rows;
+    if (this.#wrecks && this.#wrecks.until > now) return this.#wrecks.index;
     const rows = await this.#db.selectFrom("wrecks").select(["id", "name", "slug", "source"]).where("name", "is not", null).orderBy("id").execute();
     const out = rows
       .map((r): WreckName => {
@@ -127,7 +129,15 @@ export class SqlSearchStore implements SearchStore {
         return { id, name: r.name!, slug: r.slug.slice(0, r.slug.length - `-${id}`.length), norm: normalizeName(r.name!), source: r.source };
       })
       .filter((w) => w.norm !== "");
-    this.#wrecks = { rows: out, until: now + WRECKS_TTL_MS };
-    return out;
+    const index = new NameIndex(out, (w) => [w.name]);
+    this.#wrecks = { index, until: now + WRECKS_TTL_MS };
+    return index;
+  }
+
+  /** The port names' index, rebuilt when portNames() reads the table again. */
+  async portIndex(): Promise<NameIndex<PortName>> {
+    const rows = await this.portNames();
+    if (this.#portIndex?.rows !== rows) this.#portIndex = { rows, index: new NameIndex(rows, (p) => p.norms) };
+    return this.#portIndex.index;
   }
 }

@@ -1,7 +1,7 @@
 import { parseUnlocode } from "../../domain/identifiers.ts";
 import type { PortName } from "../../ports/vessels.ts";
 import type { OperationContext } from "../operation.ts";
-import { type Hit, nameMatch, nameTier, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
+import { type Hit, nameMatch, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
 
 function portHit(ctx: OperationContext, unlocode: string, name: string, match: Hit["match"], tier: Tier): PendingHit {
   return {
@@ -21,15 +21,7 @@ export const portSearch: SearchSource = {
     const code = compact.length === 5 ? parseUnlocode(compact) : null;
     const port = code ? await ctx.services.ports.get(code) : null;
     if (port) out.push(portHit(ctx, port.unlocode, port.name, "unlocode", 0));
-    const found: { port: PortName; tier: Tier }[] = [];
-    for (const p of await ctx.services.search.portNames()) {
-      let tier: Tier | null = null;
-      for (const n of p.norms) {
-        const t = nameTier(n, normalized);
-        if (t !== null && (tier === null || t < tier)) tier = t;
-      }
-      if (tier !== null) found.push({ port: p, tier });
-    }
+    const found: { port: PortName; tier: Tier }[] = (await ctx.services.search.portIndex()).find(normalized).map((m) => ({ port: m.item, tier: m.tier }));
     // Among equal matches a harbour the World Port Index describes comes before a bare code.
     found.sort((a, b) => a.tier - b.tier || Number(b.port.harbour) - Number(a.port.harbour) || (a.port.unlocode < b.port.unlocode ? -1 : 1));
     for (const { port: p, tier } of found.slice(0, limit)) out.push(portHit(ctx, p.unlocode, p.name, nameMatch(tier), tier));

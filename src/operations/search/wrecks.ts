@@ -1,5 +1,5 @@
 import type { WreckName } from "../../ports/vessels.ts";
-import { nameMatch, nameTier, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
+import { nameMatch, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
 
 /** AWOIS record numbers are at most five digits; longer numbers are IMOs and MMSIs. */
 const WRECK_ID = /^\d{1,6}$/;
@@ -14,11 +14,7 @@ export const wreckSearch: SearchSource = {
       const w = await ctx.services.wrecks.get(Number(compact));
       if (w) found.push({ w: { id: w.id, name: w.name ?? `Wreck ${w.id}`, slug: w.slug.slice(0, w.slug.length - `-${w.id}`.length), norm: "", source: w.source }, tier: 0 });
     }
-    const named: { w: WreckName; tier: Tier }[] = [];
-    for (const w of await ctx.services.search.wreckNames()) {
-      const tier = nameTier(w.norm, normalized);
-      if (tier !== null) named.push({ w, tier });
-    }
+    const named: { w: WreckName; tier: Tier }[] = (await ctx.services.search.wreckNames()).find(normalized).map((m) => ({ w: m.item, tier: m.tier }));
     named.sort((a, b) => a.tier - b.tier || a.w.id - b.w.id);
     found.push(...named.slice(0, limit));
     return found.map(

@@ -34,7 +34,7 @@ export function companies({ engine }: ColumnTypes): Migration {
         .addColumn("source", "text", (c) => c.notNull())
         .addColumn("key", "text", (c) => c.notNull())
         .execute();
-      await db.schema.createIndex("company_name_terms_term").on("company_name_terms").columns(["term"]).execute();
+      await db.schema.createIndex("company_name_terms_term").on("company_name_terms").columns(["rank", "term"]).execute();
       await db.schema.createIndex("company_name_terms_record").on("company_name_terms").columns(["source", "key"]).execute();
 
       await db.schema
