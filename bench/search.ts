@@ -1,11 +1,13 @@
 /**
- * GET /api/v1/search over more than 100,000 vessel names, through the full pipeline, side
- * by side in one run with the bare name lookup of the store.
+ * GET /api/v1/search over every kind (vessels, ports, companies, wrecks, flags), through the
+ * full pipeline, side by side in one run with the bare vessel-name lookup of the store.
  *
- *   npx node bench/search.ts [requests-per-query] [rounds]
+ *   npx node bench/search.ts [requests-per-query] [rounds] [vessel-names] [company-names]
  *
- * Names: the bundled EU MRV ships (22,659 names of 19,730 IMOs) and 100,000 generated ones
- * (maritime words and made-up words, as fleet-list rows), plus the UN/LOCODE ports. The
+ * Names: the bundled EU MRV ships (22,659 names of 19,730 IMOs), the UN/LOCODE ports, the
+ * AWOIS wrecks and the flags, plus generated names (maritime words and made-up words): by
+ * default 100,000 as fleet-list ships and none as companies; `800000 200000` gives the
+ * million-name run of bench/README.md (BENCH_ENGINE=postgres runs that engine alone). The
  * queries are a mix: common prefixes, a later word, an exact name, a substring, a miss
  * (every rank read to the end), two letters, accents, an IMO, an MMSI and a UN/LOCODE.
  * In-process through Fastify's inject() (routing, key, rate limit, input rules, credit
@@ -22,16 +24,18 @@ import { isValidImo } from "../src/domain/identifiers.ts";
 import { normalizeName } from "../src/domain/vessels/names.ts";
 import { createService, PROJECT_ROOT } from "../src/main.ts";
 import type { FleetImport } from "../src/ports/vessels.ts";
+import type { CompanyRecord } from "../src/domain/companies/company.ts";
 import { percentile } from "./percentile.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 
 const perQuery = Number(process.argv[2] ?? 50);
 const rounds = Number(process.argv[3] ?? 4);
-const GENERATED = 100_000;
+const GENERATED_VESSELS = Number(process.argv[4] ?? 100_000);
+const GENERATED_COMPANIES = Number(process.argv[5] ?? 0);
 
 
-/** 100,000 distinct names from maritime words and made-up ones (a fixed seed: every run the same). */
-function generatedFleet(): FleetImport[] {
+/** Distinct names from maritime words and made-up ones (a fixed seed: every run the same). */
+function generatedNames(count: number): string[] {
   // mulberry32: 32-bit integer arithmetic (Math.imul), so the sequence does not lose bits to floating point.
   let seed = 42;
   const rand = (n: number) => {
@@ -46,7 +50,7 @@ function generatedFleet(): FleetImport[] {
   const syllables = "ka ro mi ta ne lo sa vi ku de ra no el an or is ma te ri on al be ga".split(" ");
   const madeUp = () => Array.from({ length: 2 + rand(3) }, () => syllables[rand(syllables.length)]).join("").toUpperCase();
   const names = new Set<string>();
-  while (names.size < GENERATED) {
+  while (names.size < count) {
     const shape = rand(4);
     const name =
       shape === 0
@@ -58,8 +62,14 @@ function generatedFleet(): FleetImport[] {
             : `${madeUp()} ${madeUp()}`;
     names.add(name);
   }
+  return [...names];
+}
+
+/** Names as fleet-list ships (valid IMOs from 1000000 on). */
+function generatedFleet(names: readonly string[]): FleetImport[] {
   const out: FleetImport[] = [];
-  let stem = 800_000;
+  // Stems 100000-899999 keep every IMO at 7 digits (up to 800,000 ships), mostly below the real 9xxxxxx range.
+  let stem = 100_000;
   for (const name of names) {
     // Each six-digit stem has exactly one check digit that makes a valid IMO.
     let imo = stem++ * 10;
@@ -79,13 +89,21 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
   try {
     let started = performance.now();
     await importDataset(service, "ports", undefined, { progress: false });
+    await importDataset(service, "wrecks", undefined, { progress: false });
+    await importDataset(service, "flags", undefined, { progress: false });
     const emissions = await importDataset(service, "emissions", undefined, { progress: false });
     console.warn(`${engine}: ports and ${emissions.rows} MRV reports imported in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     started = performance.now();
-    const fleet = generatedFleet();
+    const generated = generatedNames(GENERATED_VESSELS + GENERATED_COMPANIES);
+    const fleet = generatedFleet(generated.slice(0, GENERATED_VESSELS));
     await service.services.vessels.replaceFleet("marad", fleet, Date.now());
+    // Companies filed under a cleared source, so their hits are served, not withheld.
+    const companies: CompanyRecord[] = generated.slice(GENERATED_VESSELS).map((name, i) => ({
+      source: "marad", key: `bench:${i}`, entityId: `marad-id-${i}`, name: `${name} SHIPPING`, aliases: [], companyImo: null, lei: null, country: null, address: null, designations: [], fleet: [],
+    }));
+    await service.services.companies.replaceSource("marad", companies);
     const names = await service.store.db.selectFrom("vessel_names").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    console.warn(`${engine}: ${fleet.length} generated names linked in ${((performance.now() - started) / 1000).toFixed(1)} s; ${names.n} names in the registry`);
+    console.warn(`${engine}: ${fleet.length} generated ship names and ${companies.length} company names stored in ${((performance.now() - started) / 1000).toFixed(1)} s; ${names.n} names in the registry`);
 
     const keys: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -103,6 +121,9 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
       ["accents", "Værøy"],
       ["an IMO", "9607382"],
       ["a UN/LOCODE", "NLRTM"],
+      ["a port name", "rotterdam"],
+      ["a wreck name", "algeria"],
+      ["a company name prefix", "golden ka"],
     ];
     let k = 0;
     const pipeline = async (q: string) => {
@@ -146,7 +167,9 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
 }
 
 const lines: string[] = [];
-for (const engine of process.env.DATABASE_URL ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)) lines.push(...(await benchEngine(engine)));
+// BENCH_ENGINE=sqlite|postgres runs one engine only (a million names take minutes to load on each).
+const engines = (process.env.DATABASE_URL ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)).filter((e) => !process.env.BENCH_ENGINE || e === process.env.BENCH_ENGINE);
+for (const engine of engines) lines.push(...(await benchEngine(engine)));
 console.warn(`${rounds} rounds of ${perQuery} sequential requests per query, in-process (inject), times in ms`);
 process.stdout.write(
   ["| engine | query | hits | pipeline p50 ms | p90 ms | p99 ms | bare name lookup p50 ms |", "|---|---|---|---|---|---|---|", ...lines].join("\n") + "\n",

@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { DATASETS, importDataset } from "../adapters/importers/datasets.ts";
 import { runSanctionsImportCommand } from "../adapters/importers/sanctions-import.ts";
+import { OPERATOR_IMPORTS } from "./import-operator.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError } from "./cli-error.ts";
 import { withServices } from "./context.ts";
 import { downloadBars } from "./sanctions-progress.ts";
 import type { CliIo } from "./io.ts";
 
-const KNOWN = `${Object.keys(DATASETS).join(", ")}, all or sanctions`;
+const KNOWN = `${Object.keys(DATASETS).join(", ")}, all, sanctions or (with --source) ${Object.keys(OPERATOR_IMPORTS).join(", ")}`;
 
 /** A local path that is not there is named before anything is opened; URLs are read by the importer. */
 function requireFile(what: string, pathOrUrl: string): void {
@@ -17,7 +18,7 @@ function requireFile(what: string, pathOrUrl: string): void {
 
 /** `mds import <dataset|all> [file|url]` and `mds import sanctions ...`; returns the exit code. */
 export async function importCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, rest } = parseCommandArgs("import", argv, { all: { type: "boolean", default: false }, "as-of": { type: "string" }, "max-delisted-share": { type: "string" } });
+  const { values, rest } = parseCommandArgs("import", argv, { all: { type: "boolean", default: false }, "as-of": { type: "string" }, "max-delisted-share": { type: "string" }, source: { type: "string" } });
   const [dataset, file, extra] = rest;
   if (!dataset) throw new CliError(`import needs a dataset: ${KNOWN}`);
   if (dataset === "sanctions") {
@@ -28,6 +29,17 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
       return (await runSanctionsImportCommand(s.services, { ...cmd, configured: s.config.sanctionsSources, download }, io.err)) ? 0 : 1;
     });
   }
+  const operatorImport = OPERATOR_IMPORTS[dataset];
+  if (operatorImport) {
+    if (!file) throw new CliError(`import ${dataset} needs a file: mds import ${dataset} <file> --source <id>`);
+    if (extra !== undefined) throw new CliError(`import ${dataset} takes one file, got ${rest.length - 1}`);
+    requireFile(`import ${dataset}`, file);
+    return withServices(io, async (s) => {
+      io.err(await operatorImport(s.services, file, str(values, "source")));
+      return 0;
+    });
+  }
+  if (values.source !== undefined) throw new CliError(`--source belongs to import ${Object.keys(OPERATOR_IMPORTS).join(" and import ")}`);
   if (values.all || values["as-of"] !== undefined || values["max-delisted-share"] !== undefined) throw new CliError("--all, --as-of and --max-delisted-share belong to import sanctions");
   if (dataset !== "all" && !(dataset in DATASETS)) throw new CliError(`import ${dataset}: unknown dataset; known: ${KNOWN}`);
   if (dataset === "all" && file) throw new CliError("import all takes no file: name one dataset to import a file");

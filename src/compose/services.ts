@@ -21,6 +21,9 @@ import { openStore, type Store, type StoreLocation } from "../adapters/storage/d
 import { SqlPositionStore } from "../adapters/storage/positions-store.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "../adapters/storage/reference-store.ts";
 import { SqlWreckStore } from "../adapters/storage/wreck-store.ts";
+import { SqlCompanyStore } from "../adapters/storage/company-store.ts";
+import { SqlFlagFleetReader } from "../adapters/storage/flag-fleet-store.ts";
+import { SqlInspectionStore } from "../adapters/storage/inspection-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
 import { SharedStations } from "../adapters/storage/shared-stations.ts";
@@ -165,7 +168,10 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
+    flagFleet: new SqlFlagFleetReader(store.db),
     wrecks: new SqlWreckStore(store.db),
+    companies: new SqlCompanyStore(store.db),
+    inspections: new SqlInspectionStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
     vessels: new SqlVesselStore(store.db, store.dialect, () => sharedStations.ids(), () => feedStations.ids()),
     search: new SqlSearchStore(store.db, store.dialect),

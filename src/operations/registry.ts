@@ -17,6 +17,7 @@ import { followsDelete } from "./account.follows.delete.ts";
 import { savedSearchesCreate } from "./account.saved-searches.create.ts";
 import { savedSearchesList } from "./account.saved-searches.list.ts";
 import { savedSearchesDelete } from "./account.saved-searches.delete.ts";
+import { companiesGet } from "./companies.get.ts";
 import { flagsGet } from "./flags.get.ts";
 import { meFeed } from "./me.feed.ts";
 import { meStations } from "./me.stations.ts";
@@ -43,6 +44,7 @@ export const OPERATIONS: readonly Operation[] = [
   portsGet,
   flagsGet,
   wrecksGet,
+  companiesGet,
   usageGet,
   meFeed,
   meStations,

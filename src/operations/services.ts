@@ -1,6 +1,9 @@
 import type { SourceRegistry } from "../domain/rights/source.ts";
 import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { CompanyStore } from "../ports/companies.ts";
+import type { FlagFleetReader } from "../ports/flag-fleet.ts";
+import type { InspectionStore } from "../ports/inspections.ts";
 import type { FeedStore } from "../ports/feeds.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { DerivedStore, WaterwayCatalog } from "../ports/derived.ts";
@@ -24,9 +27,15 @@ export interface Services {
   limiter: RateLimiter;
   ports: PortStore;
   flags: FlagStore;
+  /** Ships under each flag as the fleet and sanctions lists give them. */
+  flagFleet: FlagFleetReader;
   /** Wreck records (NOAA AWOIS), by record number. */
   wrecks: WreckStore;
   sanctions: SanctionsStore;
+  /** Company records per source and the ships they tie to each company. */
+  companies: CompanyStore;
+  /** Inspections operators imported, per ship. */
+  inspections: InspectionStore;
   /** The vessel registry: identifiers, names, emissions and fleet rows per ship. */
   vessels: VesselStore;
   /** Vessel name search over the registry. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { slugOf } from "../domain/companies/entity-id.ts";
 import type { VesselId } from "../domain/identifiers.ts";
 import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
@@ -88,7 +89,7 @@ const VesselPageSchema = z.object({
     })
     .nullable(),
   portCalls: z.array(z.object({ unlocode: z.string(), arrival: z.string(), departure: z.string().nullable(), source: z.string() })),
-  inspections: z.array(z.object({ date: z.string(), type: z.string(), port: z.string() })),
+  inspections: z.array(z.object({ date: z.string(), type: z.string(), port: z.string(), authority: z.string(), origin: z.string(), sources: z.array(z.string()) })),
   emissions: z.array(z.object({ year: z.number().int(), co2T: z.number().nullable(), fuelT: z.number().nullable(), timeAtSeaH: z.number().nullable() })).nullable(),
   sanctions: z.array(
     z.object({
@@ -107,7 +108,9 @@ const VesselPageSchema = z.object({
   ),
   /** Which lists `sanctions` was read from, as of when; a list never loaded is `missing`, so an empty `sanctions` is not a clearance. */
   sanctionsCoverage: z.array(ListCoverageSchema),
-  companies: z.array(z.object({ role: z.string(), name: z.string(), sources: z.array(z.string()) })),
+  companies: z.array(
+    z.object({ role: z.string(), name: z.string(), sources: z.array(z.string()), entityId: z.string(), evidence: z.string(), api: z.string(), page: z.string() }),
+  ),
 });
 
 /** The page shows the latest calls of the last 90 days. */
@@ -198,6 +201,9 @@ export const vesselsGet = defineOperation({
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
     const recentCalls = (await ctx.services.derived.vesselCalls(v.mmsis, { visible, from: ctx.now - RECENT_CALLS_MS, to: ctx.now + 1, after: null, limit: 500 })).slice(-RECENT_CALLS);
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
+    // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
+    const inspections = imo === null ? [] : await ctx.services.inspections.forVessel(imo);
+    const companies = await ctx.services.companies.forVessel(imo, imo === null && mmsi !== null ? [mmsi] : []);
 
     return {
       top: {
@@ -232,11 +238,14 @@ export const vesselsGet = defineOperation({
           .map((g) => sourced("otherNames", g.sources, { name: g.name, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen), sources: g.sources }, { countRows: true, leaf: true })),
         particulars: particularsOf(record, live),
         lastPosition: fix ? lastPositionOf(fix, ctx.now, ctx.services.sources.get(`station:${fix.stationId}`)?.name ?? null) : null,
-        // The latest calls derived from visible stations (GET .../port-calls has them all, with confidence); inspections need a source the service does not hold yet.
+        // The latest calls derived from visible stations (GET .../port-calls has them all, with confidence).
         portCalls: recentCalls.map((c) =>
           sourced("portCalls", [`station:${c.stationId}`], { unlocode: c.unlocode, arrival: iso(c.arrival), departure: c.departure === null ? null : iso(c.departure), source: `station:${c.stationId}` }, { countRows: true, leaf: true }),
         ),
-        inspections: [],
+        // Only what an operator imported (`mds import inspections`): none ship with the service.
+        inspections: inspections.map((i) =>
+          sourced("inspections", [i.source], { date: i.date, type: i.type, port: i.port, authority: i.authority, origin: i.origin, sources: [i.source] }, { countRows: true, leaf: true }),
+        ),
         emissions:
           record && record.emissions.length > 0
             ? sourced(
@@ -248,9 +257,22 @@ export const vesselsGet = defineOperation({
             : [],
         sanctions: designations.map(vesselPageDesignation),
         sanctionsCoverage,
-        companies: (record?.fleet ?? [])
-          .filter((f) => f.operator)
-          .map((f) => sourced("companies", [f.source], { role: "operator", name: f.operator!, sources: [f.source] }, { countRows: true, leaf: true })),
+        companies: companies.map((c) =>
+          sourced(
+            "companies",
+            [c.source],
+            {
+              role: c.link.role,
+              name: c.name,
+              sources: [c.source],
+              entityId: c.entityId,
+              evidence: c.link.evidence,
+              api: `${ctx.baseUrl}/api/v1/companies/${c.entityId}`,
+              page: `${ctx.baseUrl}/company/${c.entityId}-${slugOf(c.name)}`,
+            },
+            { countRows: true, leaf: true },
+          ),
+        ),
       },
     };
   },

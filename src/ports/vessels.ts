@@ -1,3 +1,4 @@
+import type { NameIndex } from "../domain/name-index.ts";
 import type { VesselId } from "../domain/identifiers.ts";
 import type { PositionFix } from "./positions.ts";
 
@@ -143,6 +144,19 @@ export interface SearchStore {
   flags(): Promise<{ iso2: string; name: string }[]>;
   /** Every port's UN/LOCODE with its names normalised (name, ASCII name, bilingual names), for matching in memory. */
   portNames(): Promise<PortName[]>;
+  /** Every named wreck, indexed by name for matching in memory. */
+  wreckNames(): Promise<NameIndex<WreckName>>;
+  /** Every port, indexed by each name it is listed under (portNames' norms). */
+  portIndex(): Promise<NameIndex<PortName>>;
+}
+
+export interface WreckName {
+  id: number;
+  name: string;
+  /** The name part of the page URL `/wreck/{id}-{slug}`. */
+  slug: string;
+  norm: string;
+  source: string;
 }
 
 export interface PortName {

@@ -55,7 +55,7 @@ describe("each kind of bad input: one line naming what and why, exit 1 (spawned)
   });
 
   it("an unknown dataset names the known ones", async () => {
-    assertOneLine(await spawnCli(["import", "nothing"], env), /import nothing: unknown dataset; known: ports, flags, emissions, wrecks, marad, all or sanctions/);
+    assertOneLine(await spawnCli(["import", "nothing"], env), /import nothing: unknown dataset; known: ports, flags, emissions, wrecks, marad, all, sanctions or \(with --source\) companies, inspections/);
   });
 
   it("a busy port fails before any import, naming the setting and the address", async () => {

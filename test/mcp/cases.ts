@@ -96,6 +96,11 @@ const linkRegistry = async (t: TestService) => {
 };
 
 export const CASES: Case[] = [
+  { tool: "get_company", name: "a MARAD operator with its fleet", plan: "developer", args: () => ({ entityId: "marad-name-alaska-tanker-co-llc" }), expect: "ok" },
+  { tool: "get_company", name: "an OFAC Linked To: company", plan: "developer", args: () => ({ entityId: "ofac-name-national-iranian-tanker-company" }), expect: "ok" },
+  { tool: "get_company", name: "a malformed entity id", plan: "developer", args: () => ({ entityId: "imo-12" }), expect: "invalid_parameter" },
+  { tool: "get_company", name: "an unknown entity id", plan: "developer", args: () => ({ entityId: "ofac-999999999" }), expect: "not_found" },
+  { tool: "get_company", name: "an unknown argument", plan: "developer", args: () => ({ entityId: "ofac-1", role: "x" }), expect: "invalid_parameter" },
   { tool: "get_port", name: "a port page", plan: "developer", args: () => ({ unlocode: "nlrtm" }), expect: "ok" },
   { tool: "get_port", name: "geocoded coordinates withheld", plan: "developer", args: (fx) => ({ unlocode: fx.geocodedPort }), expect: "ok", withheld: true },
   { tool: "get_port", name: "a malformed UN/LOCODE", plan: "developer", args: () => ({ unlocode: "NL1" }), expect: "invalid_parameter" },

@@ -48,6 +48,7 @@ export const EXAMPLES: Record<string, Example> = {
   "ports.list": { query: { country: "NL" }, bad: { param: "limit", query: { limit: "0" } } },
   "ports.get": { path: { unlocode: "NLRTM" }, bad: { param: "unlocode", path: { unlocode: "NL-RT" } } },
   "flags.get": { path: { iso2: "NL" }, bad: { param: "iso2", path: { iso2: "NLD" } } },
+  "companies.get": { path: { entityId: "marad-name-alaska-tanker-co-llc" }, bad: { param: "entityId", path: { entityId: "imo-12" } } },
   "wrecks.get": { path: { id: "14296" }, bad: { param: "id", path: { id: "algeria" } } },
   "usage.get": { bad: { param: "nope", query: { nope: "1" } } },
   "sources.list": { bad: { param: "nope", query: { nope: "1" } } },

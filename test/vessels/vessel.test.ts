@@ -96,7 +96,10 @@ for (const engine of ENGINES) {
     it("a ship of the MARAD fleet list: its operator as a company and its particulars", async () => {
       const r = await page(9_244_661);
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.data.companies, [{ role: "operator", name: "Alaska Tanker Co LLC", sources: ["marad"] }]);
+      assert.deepEqual(
+        r.body.data.companies.map(({ role, name, sources, entityId, evidence }: Record<string, unknown>) => ({ role, name, sources, entityId, evidence })),
+        [{ role: "operator", name: "Alaska Tanker Co LLC", sources: ["marad"], entityId: "marad-name-alaska-tanker-co-llc", evidence: "Operator: Alaska Tanker Co LLC" }],
+      );
       assert.equal(r.body.data.particulars.grossTons, 110_693);
       assert.equal(r.body.data.particulars.yearBuilt, 2005);
       assert.ok(r.body.attribution.some((a: string) => a.includes("MARAD")));

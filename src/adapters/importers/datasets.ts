@@ -4,6 +4,7 @@ import { BUNDLED_DATASETS_DIR as DATASETS_DIR } from "./bundled-datasets-dir.ts"
 import type { FlagRow, PortRow, WreckRow } from "../../ports/reference.ts";
 import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
 import { loadBundledFlags } from "./flags.ts";
+import { companiesFromFleetList } from "../../domain/companies/from-fleet-list.ts";
 import { BUNDLED_MARAD_FLEET_FILE, loadBundledMaradFleet, parseMaradFleet } from "./marad-fleet.ts";
 import { BUNDLED_PORT_FILES, loadBundledPorts } from "./ports/bundled-ports.ts";
 import { parsePorts } from "./ports/parse-ports.ts";
@@ -155,6 +156,8 @@ export const DATASETS: Record<string, Dataset> = {
       // The list is dated in its file name (`..._2023-04-10.csv`): the day its rows were seen.
       const dated = /(\d{4}-\d{2}-\d{2})/.exec(file ?? BUNDLED_MARAD_FLEET_FILE)?.[1];
       await target.services.vessels.replaceFleet("marad", parsed.records, dated ? Date.parse(dated) : target.services.clock.now());
+      // The operator column makes MARAD's companies: each operator with its ships.
+      await target.services.companies.replaceSource("marad", companiesFromFleetList("marad", "Operator", parsed.records));
       progress.done();
       return { rows: parsed.records.length, origin: file ?? "bundled MARAD U.S.-flag fleet 2023-04-10" };
     },

@@ -8,5 +8,5 @@ import type { DatasetLog } from "../../ports/reference.ts";
  */
 export interface ImportTarget {
   datasets: DatasetLog;
-  services: Pick<Services, "ports" | "flags" | "wrecks" | "vessels" | "clock">;
+  services: Pick<Services, "ports" | "flags" | "wrecks" | "vessels" | "companies" | "clock">;
 }

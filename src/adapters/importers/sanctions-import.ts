@@ -6,9 +6,11 @@
 import { createHash } from "node:crypto";
 import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
 import type { Clock } from "../../ports/clock.ts";
+import type { CompanyStore } from "../../ports/companies.ts";
+import { companiesFromSanctions } from "../../domain/companies/from-sanctions.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
 import { createReadStream } from "node:fs";
-import { OFFICIAL_SANCTIONS_SOURCES, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
+import { OFFICIAL_SANCTIONS_SOURCES, parseListedCompanies, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
 import { sizeOf } from "./sanctions/common.ts";
 import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
@@ -27,6 +29,8 @@ export interface SanctionsImportOptions {
 export interface SanctionsImportDeps {
   sanctions: SanctionsStore;
   clock: Clock;
+  /** When given, the list's companies (designated ones, and ships' owners and "Linked To:") are replaced too. */
+  companies?: CompanyStore;
 }
 
 /** Per-list sources an operator configured (SANCTIONS_SOURCES), overriding the official ones. */
@@ -73,7 +77,7 @@ export async function importSanctionsFiles(
   if (!designations.some((d) => d.status === "active")) {
     throw new SanctionsImportError(`refusing the ${list} import: ${origin} holds no active vessel designation; an empty or wrong file is the usual cause`);
   }
-  return deps.sanctions.importVersion({
+  const result = await deps.sanctions.importVersion({
     list,
     designations,
     asOf,
@@ -84,6 +88,12 @@ export async function importSanctionsFiles(
     guard: options.maxDelistedShare === undefined ? undefined : { maxDelistedShare: options.maxDelistedShare },
     extract: options.extract === true,
   });
+  // After the version is stored (the guard may refuse it): the list's companies follow its latest version.
+  if (deps.companies) {
+    const listed = parseListedCompanies(list, [...files]);
+    await deps.companies.replaceSource(list, companiesFromSanctions(list, designations, listed.companies, listed.people));
+  }
+  return result;
 }
 
 /** Reads files, directories or URLs (see withSanctionsSources) and imports them as one version of the list. */

@@ -17,6 +17,10 @@ export interface Database {
   ports: PortsTable;
   flags: FlagsTable;
   wrecks: WrecksTable;
+  company_records: CompanyRecordsTable;
+  company_fleet: CompanyFleetTable;
+  company_name_terms: CompanyNameTermsTable;
+  inspections: InspectionsTable;
   datasets: DatasetsTable;
   positions: PositionsTable;
   latest_positions: LatestPositionsTable;
@@ -691,4 +695,50 @@ export interface GateCoverageTable {
   gate_id: string;
   hour: number;
   station_id: number;
+}
+
+// --- Companies (migration 0013) ----------------------------------------------------------
+
+/** One company record as one source states it; `record` holds aliases, country, address and designations as JSON. */
+export interface CompanyRecordsTable {
+  source: string;
+  key: string;
+  entity_id: string;
+  name: string;
+  norm: string;
+  company_imo: string | null;
+  lei: string | null;
+  record: string;
+}
+
+/** Search terms of a company record's names: the normalised name from each word's start; rank 0 the name's start. */
+export interface CompanyNameTermsTable {
+  term: string;
+  rank: number;
+  source: string;
+  key: string;
+}
+
+/** A ship one company record ties to the company, with the role and the quoted source field. */
+export interface CompanyFleetTable {
+  source: string;
+  key: string;
+  imo: number | null;
+  mmsi: number | null;
+  vessel_name: string | null;
+  role: string;
+  evidence: string;
+}
+
+// --- Inspections (migration 0014) --------------------------------------------------------
+
+/** One inspection of a ship from an operator's import. */
+export interface InspectionsTable {
+  source: string;
+  imo: number;
+  date: string;
+  type: string;
+  port: string;
+  authority: string;
+  origin: string;
 }

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { type MatchRank, matchesAt, normalizeName, TERM_LENGTH } from "../../domain/vessels/names.ts";
-import type { NameMatch, PortName, SearchStore, VisibleStations } from "../../ports/vessels.ts";
+import { NameIndex } from "../../domain/name-index.ts";
+import type { NameMatch, PortName, SearchStore, VisibleStations, WreckName } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
 import { visibleFilter } from "./visible-filter.ts";
@@ -8,9 +9,10 @@ import { visibleFilter } from "./visible-filter.ts";
 /** Flags and ports change only on import; a minute's staleness is fine for search. */
 const FLAGS_TTL_MS = 60_000;
 const PORTS_TTL_MS = 60_000;
+const WRECKS_TTL_MS = 60_000;
 
 /** The highest code point: `term < prefix + MAX` bounds a prefix range bytewise on both engines. */
-const MAX_CHAR = String.fromCodePoint(0x10ffff);
+export const MAX_CHAR = String.fromCodePoint(0x10ffff);
 
 interface NameRow {
   rank: number;
@@ -34,6 +36,8 @@ export class SqlSearchStore implements SearchStore {
   readonly #dialect: SqlDialect;
   #flags: { rows: { iso2: string; name: string }[]; until: number } | null = null;
   #ports: { rows: PortName[]; until: number } | null = null;
+  #wrecks: { index: NameIndex<WreckName>; until: number } | null = null;
+  #portIndex: { rows: PortName[]; index: NameIndex<PortName> } | null = null;
 
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
@@ -112,5 +116,28 @@ export class SqlSearchStore implements SearchStore {
     });
     this.#ports = { rows: out, until: now + PORTS_TTL_MS };
     return out;
+  }
+
+  /** About 10,000 AWOIS records, most named: held in memory like ports. */
+  async wreckNames(): Promise<NameIndex<WreckName>> {
+    const now = Date.now();
+    if (this.#wrecks && this.#wrecks.until > now) return this.#wrecks.index;
+    const rows = await this.#db.selectFrom("wrecks").select(["id", "name", "slug", "source"]).where("name", "is not", null).orderBy("id").execute();
+    const out = rows
+      .map((r): WreckName => {
+        const id = Number(r.id);
+        return { id, name: r.name!, slug: r.slug.slice(0, r.slug.length - `-${id}`.length), norm: normalizeName(r.name!), source: r.source };
+      })
+      .filter((w) => w.norm !== "");
+    const index = new NameIndex(out, (w) => [w.name]);
+    this.#wrecks = { index, until: now + WRECKS_TTL_MS };
+    return index;
+  }
+
+  /** The port names' index, rebuilt when portNames() reads the table again. */
+  async portIndex(): Promise<NameIndex<PortName>> {
+    const rows = await this.portNames();
+    if (this.#portIndex?.rows !== rows) this.#portIndex = { rows, index: new NameIndex(rows, (p) => p.norms) };
+    return this.#portIndex.index;
   }
 }

@@ -7,7 +7,8 @@ import { CANADA_XML_URL, parseCanada } from "./canada.ts";
 import { detectFormat, type ParseOptions, type SanctionsFormat, type SanctionsInput } from "./common.ts";
 import { type EuParseOptions, parseEu } from "./eu.ts";
 import { NZ_REGISTER_URL, parseNewZealand } from "./new-zealand.ts";
-import { OFAC_OFFICIAL_URLS, parseOfac } from "./ofac.ts";
+import { OFAC_OFFICIAL_URLS, parseOfac, parseOfacCompanies } from "./ofac.ts";
+import type { ListedCompany } from "../../../domain/companies/from-sanctions.ts";
 import { withSanctionsSources } from "./source.ts";
 import { parseUk, UK_XML_URL } from "./uk.ts";
 
@@ -51,6 +52,11 @@ export async function parseSanctionsList(list: SanctionsListKey, input: Sanction
     default:
       throw new Error(`unknown sanctions list ${String(list)}; expected one of ${SANCTIONS_LISTS.join(", ")}`);
   }
+}
+
+/** The companies a list's publication designates (OFAC's entities); the other lists' files are read for ships only. */
+export function parseListedCompanies(list: SanctionsListKey, input: SanctionsInput): { companies: ListedCompany[]; people: Set<string> } {
+  return list === "ofac" ? parseOfacCompanies(input) : { companies: [], people: new Set() };
 }
 
 /**

@@ -28,6 +28,8 @@ import { UnreadFields } from "./unread-fields.ts";
 import { xmlRootName } from "./xml-stream.ts";
 import { fromLegacyXml } from "./ofac/legacy-xml.ts";
 import { fromSdnCsv } from "./ofac/sdn-csv.ts";
+import { listedCompaniesFromSdnCsv, listedPeopleFromSdnCsv } from "./ofac/companies.ts";
+import type { ListedCompany } from "../../../domain/companies/from-sanctions.ts";
 import { type Classified, LIST, type ListingDate, type OfacFileKind } from "./ofac/shared.ts";
 
 export { parseOfacRemarks, splitOfacPrograms } from "./ofac/sdn-csv.ts";
@@ -136,4 +138,15 @@ export async function parseOfac(input: SanctionsInput, options: ParseOptions = {
   }
   if (base.kind === "legacy-xml") return fromLegacyXml(base.xml!);
   return (await readXml(base, warn)).designations();
+}
+
+/**
+ * The companies (entities) the publication designates, from SDN.CSV and its companion files;
+ * with the names of the people it designates; the XML forms are not read for companies, so they give none. Call after parseOfac, which
+ * refuses unreadable files first.
+ */
+export function parseOfacCompanies(input: SanctionsInput): { companies: ListedCompany[]; people: Set<string> } {
+  const classified = toSourceFiles(input, LIST).map(classify);
+  const of = (kind: OfacFileKind) => classified.filter((c) => c.kind === kind);
+  return { companies: listedCompaniesFromSdnCsv(of("sdn-csv"), of("alt-csv"), of("add-csv"), of("comments-csv")), people: listedPeopleFromSdnCsv(of("sdn-csv")) };
 }

@@ -9,6 +9,8 @@ import { oauth } from "./0008-oauth.ts";
 import { wrecks } from "./0010-wrecks.ts";
 import { sanctionsExtracts } from "./0011-sanctions-extracts.ts";
 import { zoneState } from "./0012-zone-state.ts";
+import { companies } from "./0013-companies.ts";
+import { inspections } from "./0014-inspections.ts";
 import { sanctionsFetches } from "./0015-sanctions-fetches.ts";
 import { feeds } from "./0016-feeds.ts";
 import { stationReceivers } from "./0017-station-receivers.ts";
@@ -32,6 +34,8 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0010_wrecks": wrecks(types),
     "0011_sanctions_extracts": sanctionsExtracts(),
     "0012_zone_state": zoneState(types),
+    "0013_companies": companies(types),
+    "0014_inspections": inspections(),
     "0015_sanctions_fetches": sanctionsFetches(types),
     "0016_feeds": feeds(types),
     "0017_station_receivers": stationReceivers(),

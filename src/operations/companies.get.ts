@@ -1,0 +1,119 @@
+import { z } from "zod";
+import type { CompanyRecord } from "../domain/companies/company.ts";
+import { canonicalId, ENTITY_ID_RULE, type EntityRef, parseEntityId, slugOf, strongestId } from "../domain/companies/entity-id.ts";
+import { AppError } from "../domain/errors.ts";
+import { formatVesselId } from "../domain/identifiers.ts";
+import { sourced } from "../domain/rights/sourced.ts";
+import { defineOperation, type OperationContext } from "./operation.ts";
+
+/** An id as asked, and the page form `{entityId}-{slug}` it may be. */
+type AskedId = { text: string; ref: EntityRef };
+
+const entityIdParam = z.string().transform((v, ctx): AskedId => {
+  const ref = parseEntityId(v);
+  if (!ref) {
+    ctx.addIssue({ code: "custom", message: ENTITY_ID_RULE });
+    return z.NEVER;
+  }
+  return { text: v.trim().toLowerCase(), ref };
+});
+
+/** Most trailing name words a page-form id is tried without. */
+const MAX_SLUG_WORDS = 24;
+
+/**
+ * The id itself first; then, for the page form `/company/{entityId}-{slug}`, the id with
+ * trailing words taken off, accepted only when they are the company's own name slug.
+ */
+async function resolve(ctx: OperationContext, asked: AskedId): Promise<CompanyRecord[]> {
+  const direct = await ctx.services.companies.resolve(asked.ref);
+  if (direct.length > 0) return direct;
+  const words = asked.text.split("-");
+  for (let cut = 1; cut <= Math.min(MAX_SLUG_WORDS, words.length - 2); cut++) {
+    const ref = parseEntityId(words.slice(0, words.length - cut).join("-"));
+    if (!ref) continue;
+    const tail = words.slice(words.length - cut).join("-");
+    const found = await ctx.services.companies.resolve(ref);
+    if (found.some((r) => slugOf(r.name) === tail)) return found;
+  }
+  return [];
+}
+
+const VesselRefSchema = z.object({ id: z.string(), imo: z.number().int().nullable(), mmsi: z.number().int().nullable(), name: z.string().nullable(), api: z.string(), page: z.string() });
+
+export const companiesGet = defineOperation({
+  id: "companies.get",
+  method: "GET",
+  path: "/api/v1/companies/{entityId}",
+  tool: "get_company",
+  summary: "A company's page",
+  description:
+    "One company (legal entity) as the loaded sources state it: each source's record (name, other names, company IMO number, LEI, country, address), " +
+    "its own sanctions designations, and its fleet: every ship a source ties to it, with the role (registered_owner, operator, manager, or linked when the source does not say which), " +
+    "the source field quoted as evidence, and the source. Records of several sources are one company only when they share a company IMO number or an LEI, never by name. " +
+    "`entityId` is imo-{company IMO number}, lei-{LEI}, {list}-{record id} (ofac-12345) or {source}-name-{slug} (marad-name-matson-navigation-co-inc); every id of a company's records resolves to it, as does the page form {entityId}-{slug}.",
+  auth: "optional",
+  input: z.strictObject({ entityId: entityIdParam.describe("The company's entity id, e.g. ofac-9702 or marad-name-matson-navigation-co-inc.") }),
+  output: {
+    top: { id: z.string(), name: z.string().nullable(), api: z.string(), page: z.string(), generatedAt: z.string() },
+    data: z.object({
+      /** Every id the company answers to. */
+      ids: z.array(z.string()),
+      records: z.array(
+        z.object({
+          source: z.string(),
+          entityId: z.string(),
+          name: z.string(),
+          aliases: z.array(z.string()),
+          companyImo: z.string().nullable(),
+          lei: z.string().nullable(),
+          country: z.string().nullable(),
+          address: z.string().nullable(),
+        }),
+      ),
+      designations: z.array(
+        z.object({ list: z.string(), recordId: z.string(), name: z.string(), programs: z.array(z.string()), listedAt: z.string().nullable(), sourceUrl: z.string().nullable() }),
+      ),
+      fleet: z.array(z.object({ vessel: VesselRefSchema, role: z.string(), evidence: z.string(), sources: z.array(z.string()) })),
+    }),
+  },
+  responseType: "company",
+  apiVersion: "preview",
+  cost: 1,
+  async run(ctx, input) {
+    const records = await resolve(ctx, input.entityId);
+    if (records.length === 0) throw new AppError("not_found", `No company with entity id ${JSON.stringify(input.entityId.text)} in the loaded sources.`);
+    const id = canonicalId(records);
+    const main = records.find((r) => strongestId(r) === id) ?? records[0]!;
+    const ids = [...new Set([id, ...records.map((r) => r.entityId)])];
+    const fleet = records.flatMap((r) =>
+      r.fleet.map((f) => {
+        const vid = f.imo !== null ? formatVesselId({ kind: "imo", imo: f.imo }) : formatVesselId({ kind: "mmsi", mmsi: f.mmsi! });
+        const vessel = { id: vid, imo: f.imo, mmsi: f.mmsi, name: f.vesselName, api: `${ctx.baseUrl}/api/v1/vessels/${vid}`, page: `${ctx.baseUrl}/vessel/${vid}` };
+        return sourced("fleet", [r.source], { vessel, role: f.role, evidence: f.evidence, sources: [r.source] }, { countRows: true, leaf: true });
+      }),
+    );
+    return {
+      top: {
+        id,
+        name: sourced("name", [main.source], main.name, { whenWithheld: "null", leaf: true }),
+        api: `${ctx.baseUrl}/api/v1/companies/${id}`,
+        page: `${ctx.baseUrl}/company/${id}-${slugOf(main.name)}`,
+        generatedAt: new Date(ctx.now).toISOString(),
+      },
+      data: {
+        ids,
+        records: records.map((r) =>
+          sourced(
+            "records",
+            [r.source],
+            { source: r.source, entityId: r.entityId, name: r.name, aliases: r.aliases, companyImo: r.companyImo, lei: r.lei, country: r.country, address: r.address },
+            { countRows: true, leaf: true },
+          ),
+        ),
+        designations: records.flatMap((r) => r.designations.map((d) => sourced("designations", [r.source], d, { countRows: true, leaf: true }))),
+        fleet,
+      },
+    };
+  },
+});

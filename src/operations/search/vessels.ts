@@ -1,0 +1,75 @@
+import { formatVesselId, parseImo, parseMmsi, parseVesselId } from "../../domain/identifiers.ts";
+import { normalizeName } from "../../domain/vessels/names.ts";
+import type { VesselRecord } from "../../ports/vessels.ts";
+import type { OperationContext } from "../operation.ts";
+import { visibleStations } from "../projections/visible-vessel.ts";
+import type { Hit, PendingHit, SearchSource, Tier } from "./hit.ts";
+
+const RANK_MATCH = ["name", "word", "substring"] as const;
+
+/** The name a ship is best known by among what the caller may see: the most recently seen. */
+function bestName(r: VesselRecord): { name: string; source: string } | null {
+  const n = [...r.names].sort((a, b) => b.lastSeen - a.lastSeen)[0];
+  if (n) return { name: n.name, source: n.source };
+  const e = r.emissions.at(-1);
+  return e ? { name: e.name, source: "emsa_mrv" } : null;
+}
+
+function vesselHit(ctx: OperationContext, id: string, name: string, imo: number | null, mmsi: number | null, match: Hit["match"]): Hit {
+  return { kind: "vessel", id, name, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: `${ctx.baseUrl}/vessel/${id}` };
+}
+
+/**
+ * The sources a link rests on: it stands when any of them is cleared, so one is named, a
+ * dataset before a station (the rights filter then judges that one).
+ */
+function linkSources(sources: readonly string[]): string[] {
+  const dataset = sources.find((s) => !s.startsWith("station:"));
+  const first = dataset ?? sources[0];
+  return first ? [first] : [];
+}
+
+/** The ship an IMO, an MMSI or an `mmsi-` id names. */
+async function identifierHit(ctx: OperationContext, q: string, compact: string, visible: number[]): Promise<PendingHit | null> {
+  const id = parseVesselId(compact);
+  const imo = id?.kind === "imo" ? id.imo : parseImo(q);
+  const mmsi = id?.kind === "mmsi" ? id.mmsi : parseMmsi(compact);
+  const record = imo !== null ? await ctx.services.vessels.findByImo(imo, visible) : mmsi !== null ? await ctx.services.vessels.findByMmsi(mmsi, visible) : null;
+  if (!record) return null;
+  const name = bestName(record);
+  const current = mmsi ?? (await ctx.services.search.currentMmsis([record.vesselId], visible)).get(record.vesselId) ?? null;
+  const vid = formatVesselId(record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? current! });
+  // The hit ties the id asked to the other one (IMO to MMSI or back): the link's sources are behind it too.
+  const link = current !== null && record.imo !== null ? linkSources(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
+  const sources = [...new Set([...(name ? [name.source] : []), ...link])].sort();
+  return { hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0 };
+}
+
+/**
+ * Vessels by IMO, MMSI or `mmsi-` id, and by name (any case and accents; the name's start,
+ * then a later word, then inside a word; former names too), among what the caller may see.
+ */
+export const vesselSearch: SearchSource = {
+  kind: "vessel",
+  foundBy: "IMO, MMSI or name (former names too)",
+  async hits(ctx, { q, compact, normalized, limit }) {
+    const visible = await visibleStations(ctx);
+    const out: PendingHit[] = [];
+    const byId = await identifierHit(ctx, q, compact, visible);
+    if (byId) out.push(byId);
+    const names = await ctx.services.search.vesselNames(normalized, visible, limit);
+    const needMmsi = names.filter((n) => n.imo !== null || n.mmsiKey === null).map((n) => n.vesselId);
+    const mmsis = await ctx.services.search.currentMmsis(needMmsi, visible);
+    const users = await ctx.services.vessels.mmsiUsers([...new Set(mmsis.values())], visible);
+    for (const n of names) {
+      const mmsi = n.mmsiKey ?? mmsis.get(n.vesselId) ?? null;
+      const vid = formatVesselId(n.imo !== null ? { kind: "imo", imo: n.imo } : { kind: "mmsi", mmsi: n.mmsiKey! });
+      const tier: Tier = n.rank === 0 ? (normalizeName(n.name) === normalized ? 1 : 2) : n.rank === 1 ? 3 : 4;
+      // A ship's MMSI shown next to its IMO rests on the sources that linked them.
+      const link = n.imo !== null && mmsi !== null ? linkSources(users.filter((u) => u.vesselId === n.vesselId && u.mmsi === mmsi).flatMap((u) => u.sources)) : [];
+      const sources = [...new Set([n.source, ...link])].sort();
+      out.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources, section: "vessels", tier });
+    }
+    return out;
+  },
+};
