@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatVesselId, parseImo, parseIso2, parseMmsi, parseUnlocode, parseVesselId } from "../domain/identifiers.ts";
+import { flagPagePath, portPagePath, vesselPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { MIN_QUERY_LENGTH, normalizeName } from "../domain/vessels/names.ts";
 import type { PortName, VesselRecord } from "../ports/vessels.ts";
@@ -75,8 +76,10 @@ function bestName(r: VesselRecord): { name: string; source: string } | null {
   return e ? { name: e.name, source: "emsa_mrv" } : null;
 }
 
-function vesselHit(ctx: OperationContext, id: string, name: string, imo: number | null, mmsi: number | null, match: Hit["match"]): Hit {
-  return { kind: "vessel", id, name, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: `${ctx.baseUrl}/vessel/${id}` };
+/** A vessel hit; `name` null when the ship has none on record (the hit then shows its id). */
+function vesselHit(ctx: OperationContext, id: string, name: string | null, imo: number | null, mmsi: number | null, match: Hit["match"]): Hit {
+  const page = vesselPagePath(parseVesselId(id)!, name);
+  return { kind: "vessel", id, name: name ?? id, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: `${ctx.baseUrl}${page}` };
 }
 
 /**
@@ -105,7 +108,7 @@ async function identifierHits(ctx: OperationContext, q: string, kinds: readonly 
       // The hit ties the id asked to the other one (IMO to MMSI or back): the link's sources are behind it too.
       const link = current !== null && record.imo !== null ? linkSources(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
       const sources = [...new Set([...(name ? [name.source] : []), ...link])].sort();
-      out.push({ hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0 });
+      out.push({ hit: vesselHit(ctx, vid, name?.name ?? null, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0 });
     }
   }
   if (kinds.includes("port")) {
@@ -113,7 +116,7 @@ async function identifierHits(ctx: OperationContext, q: string, kinds: readonly 
     const port = code ? await ctx.services.ports.get(code) : null;
     if (port) {
       out.push({
-        hit: { kind: "port", id: port.unlocode, name: port.name, imo: null, mmsi: null, match: "unlocode", api: `${ctx.baseUrl}/api/v1/ports/${port.unlocode}`, page: `${ctx.baseUrl}/port/${port.unlocode}` },
+        hit: { kind: "port", id: port.unlocode, name: port.name, imo: null, mmsi: null, match: "unlocode", api: `${ctx.baseUrl}/api/v1/ports/${port.unlocode}`, page: `${ctx.baseUrl}${portPagePath(port.unlocode)}` },
         sources: ["unlocode"],
         section: "ports",
         tier: 0,
@@ -141,7 +144,7 @@ async function flagHits(ctx: OperationContext, q: string, normalized: string): P
   for (const m of matches) {
     out.push({
       tier: m.rank === 0 ? 0 : m.rank === 1 ? (normalizeName(m.row.name) === normalized ? 1 : 2) : 3,
-      hit: { kind: "flag", id: m.row.iso2, name: m.row.name, imo: null, mmsi: null, match: m.match, api: `${ctx.baseUrl}/api/v1/flags/${m.row.iso2}`, page: `${ctx.baseUrl}/flag/${m.row.iso2}` },
+      hit: { kind: "flag", id: m.row.iso2, name: m.row.name, imo: null, mmsi: null, match: m.match, api: `${ctx.baseUrl}/api/v1/flags/${m.row.iso2}`, page: `${ctx.baseUrl}${flagPagePath(m.row.iso2)}` },
       sources: ["iso3166"],
       section: "flags",
     });
@@ -163,7 +166,7 @@ async function portNameHits(ctx: OperationContext, normalized: string): Promise<
   // Among equal matches a harbour the World Port Index describes comes before a bare code.
   found.sort((a, b) => a.tier - b.tier || Number(b.port.harbour) - Number(a.port.harbour) || (a.port.unlocode < b.port.unlocode ? -1 : 1));
   return found.slice(0, SEARCH_LIMIT).map(({ port, tier }) => ({
-    hit: { kind: "port", id: port.unlocode, name: port.name, imo: null, mmsi: null, match: tier === 3 ? "word" : "name", api: `${ctx.baseUrl}/api/v1/ports/${port.unlocode}`, page: `${ctx.baseUrl}/port/${port.unlocode}` },
+    hit: { kind: "port", id: port.unlocode, name: port.name, imo: null, mmsi: null, match: tier === 3 ? "word" : "name", api: `${ctx.baseUrl}/api/v1/ports/${port.unlocode}`, page: `${ctx.baseUrl}${portPagePath(port.unlocode)}` },
     sources: ["unlocode"],
     section: "ports",
     tier,

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import type { VesselId } from "../domain/identifiers.ts";
+import { parseVesselId, type VesselId } from "../domain/identifiers.ts";
+import { vesselPagePath } from "../domain/pages/page-paths.ts";
+import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
 import { normalizeName } from "../domain/vessels/names.ts";
@@ -170,13 +172,15 @@ export const vesselsGet = defineOperation({
     const sanctionStates = await ctx.services.sanctions.listStates();
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
+    // The page address carries the name as its slug only where this caller may see the name.
+    const nameShown = current !== null && decide(ctx.services.sources, current.sources, { commercialUse: ctx.principal.entitlements.commercialUse }, ctx.use).allowed;
 
     return {
       top: {
         imo: imoOut,
         mmsi: mmsiOut,
         name: current ? sourced("identity", current.sources, current.name, { whenWithheld: "null", leaf: true }) : null,
-        page: `${ctx.baseUrl}/vessel/${v.canonicalId}`,
+        page: `${ctx.baseUrl}${vesselPagePath(parseVesselId(v.canonicalId)!, nameShown ? current.name : null)}`,
         api: `${ctx.baseUrl}/api/v1/vessels/${v.canonicalId}`,
         generatedAt: iso(ctx.now),
       },
