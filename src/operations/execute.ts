@@ -50,7 +50,8 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
 
     const input = parseInput(op, call);
     const cost = costOf(op, input, services.clock.now());
-    if (billing && cost > 0) {
+    // Public page views are not metered in credits: the rate limit bounds them.
+    if (billing && cost > 0 && use !== "web") {
       const charge = await services.ledger.charge(billing.accountId, billing.credentialId, period, cost, ent.monthlyCredits);
       if (!charge.ok) {
         credits.remaining = Math.max(0, ent.monthlyCredits - charge.used);
