@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { formatVesselId, parseImo, parseIso2, parseMmsi, parseUnlocode, parseVesselId } from "../domain/identifiers.ts";
-import { flagPagePath, portPagePath, vesselPagePath } from "../domain/pages/page-paths.ts";
+import { flagPagePath, portPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { MIN_QUERY_LENGTH, normalizeName } from "../domain/vessels/names.ts";
 import type { PortName, VesselRecord } from "../ports/vessels.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
+import { groupNames, vesselPageUrl } from "./projections/vessel-names.ts";
 import { visibleStations } from "./projections/visible-vessel.ts";
 
 const SEARCH_KINDS = ["vessel", "port", "flag"] as const;
@@ -64,7 +65,7 @@ type Hit = z.infer<typeof SearchHitSchema>;
  * starts with the query, then a later word, then inside a word.
  */
 type Tier = 0 | 1 | 2 | 3 | 4;
-type PendingHit = { hit: Hit; sources: string[]; section: string; tier: Tier };
+type PendingHit = { hit: Hit; sources: string[]; section: string; tier: Tier; vesselId?: number };
 
 const RANK_MATCH = ["name", "word", "substring"] as const;
 
@@ -76,10 +77,12 @@ function bestName(r: VesselRecord): { name: string; source: string } | null {
   return e ? { name: e.name, source: "emsa_mrv" } : null;
 }
 
-/** A vessel hit; `name` null when the ship has none on record (the hit then shows its id). */
+/**
+ * A vessel hit; `name` (the name matched) null when the ship has none on record (the hit then
+ * shows its id). `page` is filled in once for all hits, from each ship's current name.
+ */
 function vesselHit(ctx: OperationContext, id: string, name: string | null, imo: number | null, mmsi: number | null, match: Hit["match"]): Hit {
-  const page = vesselPagePath(parseVesselId(id)!, name);
-  return { kind: "vessel", id, name: name ?? id, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: `${ctx.baseUrl}${page}` };
+  return { kind: "vessel", id, name: name ?? id, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: "" };
 }
 
 /**
@@ -108,7 +111,7 @@ async function identifierHits(ctx: OperationContext, q: string, kinds: readonly 
       // The hit ties the id asked to the other one (IMO to MMSI or back): the link's sources are behind it too.
       const link = current !== null && record.imo !== null ? linkSources(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
       const sources = [...new Set([...(name ? [name.source] : []), ...link])].sort();
-      out.push({ hit: vesselHit(ctx, vid, name?.name ?? null, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0 });
+      out.push({ hit: vesselHit(ctx, vid, name?.name ?? null, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0, vesselId: record.vesselId });
     }
   }
   if (kinds.includes("port")) {
@@ -210,7 +213,7 @@ export const search = defineOperation({
         // A ship's MMSI shown next to its IMO rests on the sources that linked them.
         const link = n.imo !== null && mmsi !== null ? linkSources(users.filter((u) => u.vesselId === n.vesselId && u.mmsi === mmsi).flatMap((u) => u.sources)) : [];
         const sources = [...new Set([n.source, ...link])].sort();
-        found.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources, section: "vessels", tier });
+        found.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources, section: "vessels", tier, vesselId: n.vesselId });
       }
     }
     if (input.kind.includes("port")) found.push(...(await portNameHits(ctx, normalized)));
@@ -225,6 +228,12 @@ export const search = defineOperation({
       if (seen.has(key) || pending.length >= SEARCH_LIMIT) continue;
       seen.add(key);
       pending.push(p);
+    }
+    // A hit may match a former name; its page link carries the ship's current one, as the vessel page does.
+    const shipIds = pending.flatMap((p) => (p.vesselId === undefined ? [] : [p.vesselId]));
+    const names = await ctx.services.search.namesOf(shipIds, visible);
+    for (const p of pending) {
+      if (p.vesselId !== undefined) p.hit.page = vesselPageUrl(ctx, parseVesselId(p.hit.id)!, groupNames(names.get(p.vesselId) ?? [])[0] ?? null);
     }
 
     // Vessel type and flag are never part of a hit (spec 2.6): that is the shape of a hit,

@@ -138,7 +138,7 @@ export const vesselPage: PublicPageKind = {
     const id = vesselIdOf(v.params.ref ?? "");
     if (!id) return { kind: "problem", status: 404, title: "Not found", message: `${JSON.stringify(v.params.ref)} is not a vessel address: a vessel page is /vessel/{IMO number}-{name} or /vessel/mmsi-{9-digit MMSI}.` };
     const r = await v.call<VesselData>(vesselsGet as unknown as Operation, { params: { id } });
-    if (!r.ok) return problemOf(r);
+    if (!r.ok) return problemOf(r.status === 400 ? { status: 404, message: r.message } : r);
     const top = r.envelope;
     const canonical = String(top.page);
     if (decodeURIComponent(v.req.url.split("?")[0]!) !== canonical) return { kind: "moved", to: canonical };
