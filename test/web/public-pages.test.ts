@@ -107,7 +107,7 @@ describe("public pages", () => {
     assert.match(long.body, /malformed/);
     const short = await page(t, "/search?q=a");
     assert.equal(short.statusCode, 400);
-    assert.match(main(short.body), /role="alert"[^>]*>q must/);
+    assert.match(main(short.body), /role="alert"[^>]*>Parameter `q` must be 2 to 100 characters/);
   });
 
   it("every `page` link the API hands out opens as a page at once (no redirect)", async () => {
