@@ -43,7 +43,7 @@
       bounds.push([p.lat, lon]);
       drawn += 1;
     }
-    if (bounds.length === 1 || (bounds.length > 1 && L.latLngBounds(bounds).getNorthEast().equals(L.latLngBounds(bounds).getSouthWest()))) map.setView(bounds[0], 8);
+    if (bounds.length === 1 || (bounds.length > 1 && L.latLngBounds(bounds).getNorthEast().equals(L.latLngBounds(bounds).getSouthWest()))) map.setView(bounds[0], 6);
     else if (bounds.length > 1) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 10 });
     else map.setView([20, 0], 1);
     // The land after the view is set: the scale decides which land file is fetched.

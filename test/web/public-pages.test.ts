@@ -4,13 +4,10 @@
  * the `web` use of the sources file deciding what pages show.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { slugify } from "../../src/domain/pages/page-paths.ts";
-import { PROJECT_ROOT } from "../../src/main.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { sourcesFile } from "../helpers/sources-file.ts";
 import { HOUR, identity, imoOf, MIN, station, used, writeTrack } from "../vessels/helpers.ts";
 import { hashPassword } from "../../src/adapters/web/password-hasher.ts";
 import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
@@ -20,18 +17,6 @@ const SHARED_MMSI = 244_000_501;
 const PRIVATE_MMSI = 244_000_502;
 const SHARED_IMO = imoOf(500_501);
 const OWNER = "owner@example.test";
-
-/** A copy of the shipped sources file with some permissions changed. */
-function sourcesFile(change: Record<string, Record<string, boolean>>): { path: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "mds-pages-sources-"));
-  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8"));
-  for (const [id, permissions] of Object.entries(change)) {
-    const s = file.sources.find((x: { id: string }) => x.id === id);
-    Object.assign(s.permissions, permissions);
-  }
-  writeFileSync(join(dir, "sources.json"), JSON.stringify(file));
-  return { path: join(dir, "sources.json"), remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /**
  * A visitor's GET. The test clock stands still, so every request falls in one rate-limit
