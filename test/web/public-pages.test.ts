@@ -28,6 +28,11 @@ const page = (t: TestService, url: string, headers: Record<string, string> = {})
   return t.service.app.inject({ method: "GET", url, headers, remoteAddress: `10.9.${(n >> 8) & 255}.${n & 255}` });
 };
 const main = (body: string) => body.slice(body.indexOf("<main"), body.indexOf("</main>"));
+/** The points the page's map draws, from its data attribute. */
+function mapTrack(body: string): [number, number][] {
+  const m = /data-map="([^"]*)"/.exec(body);
+  return m ? (JSON.parse(m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")) as { track: [number, number][] }).track : [];
+}
 
 describe("public pages", () => {
   let t: TestService;
@@ -143,10 +148,11 @@ describe("public pages", () => {
     assert.equal(r.statusCode, 200);
     const body = main(r.body);
     assert.match(body, /Last heard <strong>/);
-    const rows = (body.match(/<tr><td>2026-/g) ?? []).length;
-    // 24 h of fixes every 10 minutes; the table lists what the map draws.
-    assert.ok(rows >= 140 && rows <= 145, `${rows} track rows`);
-    assert.match(body, /data-map="\{&quot;track&quot;:\[\[/);
+    // 24 h of fixes every 10 minutes on the map; the table under it lists the newest 100.
+    const points = mapTrack(body).length;
+    assert.ok(points >= 140 && points <= 145, `${points} track points`);
+    assert.equal((body.match(/<tr><td>2026-/g) ?? []).length, 100);
+    assert.match(body, new RegExp(`the latest 100 of ${points}`));
     assert.equal((await page(t, `/vessel/mmsi-${PRIVATE_MMSI}`)).statusCode, 404);
   });
 
@@ -156,8 +162,8 @@ describe("public pages", () => {
     await b.signIn("history@example.test");
     const r = await b.get(`/vessel/${SHARED_IMO}-heard-aland`);
     assert.equal(r.statusCode, 200);
-    const rows = (main(r.body).match(/<tr><td>2026-/g) ?? []).length;
-    assert.ok(rows >= 280, `${rows} track rows for a plan with history`);
+    const points = mapTrack(main(r.body)).length;
+    assert.ok(points >= 280, `${points} track points for a plan with history`);
     const o = new Browser(t);
     await o.signIn(OWNER);
     const mine = await o.get(`/vessel/mmsi-${PRIVATE_MMSI}`);

@@ -29,6 +29,8 @@ interface TrackPoint {
 /** Hours of track a page shows: the day open to everyone, or the week the API allows at most when the plan has history. */
 const OPEN_HOURS = 24;
 const MAX_HOURS = 168;
+/** Track rows the page lists under the map (the newest); a day at the densest is 1,440 points. */
+const TABLE_ROWS = 100;
 
 /** `{imo}`, `{imo}-{slug}` or `mmsi-{mmsi}`: the API id, or null when the address is none of these. */
 function vesselIdOf(ref: string): string | null {
@@ -76,21 +78,24 @@ function particularsSection(p: Record<string, unknown> | null): Html {
 <p class="hint">Sources: ${((p.sources as string[]) ?? []).join(", ")}</p>`;
 }
 
-function positionSection(d: VesselData, track: TrackPoint[] | null, window: { from: string; to: string } | null, now: number, hours: number): Html {
+function positionSection(id: string, d: VesselData, track: TrackPoint[] | null, window: { from: string; to: string } | null, now: number, hours: number): Html {
   const lp = d.lastPosition;
   const last = lp
     ? html`<p id="last-position">Last heard <strong>${ageOf(lp.time, now)}</strong> (${utc(lp.time)}) at ${lp.lat.toFixed(4)}, ${lp.lon.toFixed(4)}; ${lp.sog === null ? "speed not known" : `${lp.sog} kn`}, ${lp.cog === null ? "course not known" : `course ${lp.cog}°`}, ${lp.navStatus}. Source: ${lp.source}.</p>`
     : html`<p id="last-position">No position heard by stations whose data you may see.</p>`;
   if (track === null) return html`<h2>Position and track</h2>${last}<p>The track could not be read right now.</p>`;
-  const content = { track: track.map((p): [number, number] => [p.lon, p.lat]), points: lp ? [{ lon: lp.lon, lat: lp.lat, label: "Last position" }] : [] };
+  // Five decimals (about 1 m) are plenty for a drawing and keep a day of track light.
+  const r5 = (v: number) => Math.round(v * 1e5) / 1e5;
+  const content = { track: track.map((p): [number, number] => [r5(p.lon), r5(p.lat)]), points: lp ? [{ lon: lp.lon, lat: lp.lat, label: "Last position" }] : [] };
+  const listed = track.slice(-TABLE_ROWS).reverse();
   const span = window ? `${utc(window.from)} to ${utc(window.to)}` : `the last ${hours} hours`;
   return html`<h2>Position and track</h2>${last}
 ${track.length === 0 && !lp
   ? html`<p id="track-empty">No track in ${span}.</p>`
   : html`${mapFigure("vessel-map", content, `Track over ${span}: ${track.length.toLocaleString("en-GB")} points${lp ? ", the last position marked" : ""}. The same positions are listed in the table below.`)}
 ${track.length === 0 ? html`<p id="track-empty">No track in ${span}; the map shows the last position.</p>` : ""}
-<details><summary>Track positions (${track.length})</summary><table id="track"><caption>Track over ${span}</caption><thead><tr><th scope="col">Time</th><th scope="col">Latitude</th><th scope="col">Longitude</th><th scope="col">Speed (kn)</th><th scope="col">Source</th></tr></thead>
-<tbody>${track.map((p) => html`<tr><td>${utc(p.time)}</td><td>${p.lat.toFixed(4)}</td><td>${p.lon.toFixed(4)}</td><td>${orUnknown(p.sog)}</td><td>${p.source}</td></tr>`)}</tbody></table></details>`}`;
+<details><summary>Track positions (${listed.length < track.length ? `the latest ${listed.length} of ${track.length.toLocaleString("en-GB")}` : track.length})</summary><table id="track"><caption>Track over ${span}, newest first${listed.length < track.length ? html`; every point is in the <a href="/api/v1/vessels/${id}/track">track API</a>` : ""}</caption><thead><tr><th scope="col">Time</th><th scope="col">Latitude</th><th scope="col">Longitude</th><th scope="col">Speed (kn)</th><th scope="col">Source</th></tr></thead>
+<tbody>${listed.map((p) => html`<tr><td>${utc(p.time)}</td><td>${p.lat.toFixed(4)}</td><td>${p.lon.toFixed(4)}</td><td>${orUnknown(p.sog)}</td><td>${p.source}</td></tr>`)}</tbody></table></details>`}`;
 }
 
 function portCallsSection(calls: VesselData["portCalls"]): Html {
@@ -158,7 +163,7 @@ export const vesselPage: PublicPageKind = {
       body: html`<p class="hint">Vessel${top.imo ? ` · IMO ${top.imo}` : ""}${top.mmsi ? ` · MMSI ${String(top.mmsi).padStart(9, "0")}` : ""} · as of ${utc(String(top.generatedAt))} · <a href="/api/v1/vessels/${id}">as JSON</a></p>
 ${identitySection(d)}
 ${particularsSection(d.particulars)}
-${positionSection(d, t.ok ? t.data : null, window, now, hours)}
+${positionSection(id, d, t.ok ? t.data : null, window, now, hours)}
 ${portCallsSection(d.portCalls)}
 ${emissionsSection(d.emissions)}
 ${sanctionsSection(d)}
