@@ -91,10 +91,12 @@ describe("public pages", () => {
       assert.match(String(r.headers["content-type"]), /^text\/html/, url);
       assert.match(main(r.body), /<h1>Not found<\/h1>/, url);
     }
-    // An address longer than the router takes is refused before any page runs, with the reason.
-    const long = await page(t, `/vessel/${"9".repeat(500)}`);
-    assert.equal(long.statusCode, 400);
-    assert.match(long.body, /malformed/);
+    // An address longer than the router takes, or not valid escaped UTF-8, is refused before any page runs, with the reason.
+    for (const url of [`/vessel/${"9".repeat(500)}`, "/vessel/%C0%AF", "/port/%ZZ"]) {
+      const bad = await page(t, url);
+      assert.equal(bad.statusCode, 400, url);
+      assert.match(bad.body, /malformed/, url);
+    }
     const short = await page(t, "/search?q=a");
     assert.equal(short.statusCode, 400);
     assert.match(main(short.body), /role="alert"[^>]*>Parameter `q` must be 2 to 100 characters/);

@@ -3,7 +3,7 @@ import type { Operation } from "../../../operations/operation.ts";
 import { portsList } from "../../../operations/ports.list.ts";
 import { html } from "../../shared/html.ts";
 import { facts, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
-import { type PageResult, problemOf, type PublicPageKind, type Visit } from "./public-page.ts";
+import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 interface FlagData {
   country: Record<string, unknown> | null;
@@ -21,13 +21,11 @@ const PORTS_SHOWN = 100;
 export const flagPage: PublicPageKind = {
   routes: ["/flag/:iso2"],
   async render(v: Visit): Promise<PageResult> {
-    const code = v.params.iso2 ?? "";
-    const r = await v.call<FlagData>(flagsGet as unknown as Operation, { params: { iso2: code } });
-    if (!r.ok) return problemOf(r.status === 400 ? { status: 404, message: r.message } : r);
-    const top = r.envelope;
-    if (v.req.url.split("?")[0] !== top.page) return { kind: "moved", to: String(top.page) };
+    const r = await entityAnswer<FlagData>(v, flagsGet as unknown as Operation, { iso2: v.params.iso2 ?? "" });
+    if (!r.ok) return r.result;
+    const { top, data: d } = r;
     const ports = await v.call<PortRow[]>(portsList as unknown as Operation, { query: { country: String(top.iso2), limit: String(PORTS_SHOWN) } });
-    const d = r.data;
+
     const c = d.country;
     const foc = d.flagOfConvenience;
     const title = `Flag of ${(top.name as string | null) ?? top.iso2}`;

@@ -2,7 +2,7 @@ import type { Operation } from "../../../operations/operation.ts";
 import { portsGet } from "../../../operations/ports.get.ts";
 import { html } from "../../shared/html.ts";
 import { facts, MAP_ASSETS, mapFigure, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
-import { type PageResult, problemOf, type PublicPageKind, type Visit } from "./public-page.ts";
+import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 interface PortData {
   identity?: { name: string; nameAscii: string; subdivision: string | null; subdivisionName: string | null; functions: string; functionNames: string[]; status: string | null; iata: string | null; changed: string | null; edition: string };
@@ -27,12 +27,9 @@ function factText(v: unknown): string | null {
 export const portPage: PublicPageKind = {
   routes: ["/port/:unlocode"],
   async render(v: Visit): Promise<PageResult> {
-    const code = v.params.unlocode ?? "";
-    const r = await v.call<PortData>(portsGet as unknown as Operation, { params: { unlocode: code } });
-    if (!r.ok) return problemOf(r.status === 400 ? { status: 404, message: r.message } : r);
-    const top = r.envelope;
-    if (v.req.url.split("?")[0] !== top.page) return { kind: "moved", to: String(top.page) };
-    const d = r.data;
+    const r = await entityAnswer<PortData>(v, portsGet as unknown as Operation, { unlocode: v.params.unlocode ?? "" });
+    if (!r.ok) return r.result;
+    const { top, data: d } = r;
     const id = d.identity;
     const title = `${(top.name as string | null) ?? top.unlocode}${top.country ? ` (${top.country})` : ""}`;
     const harbour = d.harbour ? Object.entries(d.harbour).filter(([, x]) => factText(x) !== null) : [];

@@ -48,6 +48,20 @@ export function problemOf(outcome: { status: number; message: string }): PageRes
 }
 
 /**
+ * The answer an entity page is built from, or what to send instead: a 404 page when the id
+ * is unknown or not an id at all (an address that names nothing is not found), a redirect
+ * when the request is not at the answer's canonical `page` address.
+ */
+export async function entityAnswer<T>(v: Visit, op: Operation, params: Record<string, string>): Promise<{ ok: true; data: T; top: Record<string, unknown> } | { ok: false; result: PageResult }> {
+  const r = await v.call<T>(op, { params });
+  if (!r.ok) return { ok: false, result: problemOf(r.status === 400 ? { status: 404, message: r.message } : r) };
+  const page = String(r.envelope.page);
+  // Compared as sent: canonical addresses are plain ASCII, so any other spelling (escaped included) is sent there.
+  if (v.req.url.split("?")[0] !== page) return { ok: false, result: { kind: "moved", to: page } };
+  return { ok: true, data: r.data, top: r.envelope };
+}
+
+/**
  * A strong ETag over the page as sent: a visitor's second look at an unchanged page costs a
  * 304 and no body. The hash covers everything rendered (the signed-in header included).
  */

@@ -4,7 +4,7 @@ import { vesselsGet } from "../../../operations/vessels.get.ts";
 import { vesselsTrack } from "../../../operations/vessels.track.ts";
 import { type Html, html } from "../../shared/html.ts";
 import { ageOf, barChart, facts, MAP_ASSETS, mapFigure, orUnknown, sourcesSection, utc, withheldOf, withheldSection } from "./page-parts.ts";
-import { type PageResult, problemOf, type PublicPageKind, type Visit } from "./public-page.ts";
+import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 /** The vessel answer as the page reads it (the API's shape; withheld sections are null). */
 interface VesselData {
@@ -142,11 +142,9 @@ export const vesselPage: PublicPageKind = {
   async render(v: Visit): Promise<PageResult> {
     const id = vesselIdOf(v.params.ref ?? "");
     if (!id) return { kind: "problem", status: 404, title: "Not found", message: `${JSON.stringify(v.params.ref)} is not a vessel address: a vessel page is /vessel/{IMO number}-{name} or /vessel/mmsi-{9-digit MMSI}.` };
-    const r = await v.call<VesselData>(vesselsGet as unknown as Operation, { params: { id } });
-    if (!r.ok) return problemOf(r.status === 400 ? { status: 404, message: r.message } : r);
-    const top = r.envelope;
-    const canonical = String(top.page);
-    if (decodeURIComponent(v.req.url.split("?")[0]!) !== canonical) return { kind: "moved", to: canonical };
+    const r = await entityAnswer<VesselData>(v, vesselsGet as unknown as Operation, { id });
+    if (!r.ok) return r.result;
+    const top = r.top;
 
     // A plan with history sees the week the API gives at most in one window; everyone else the open day.
     const historyDays = v.principal.entitlements.historyDays;

@@ -2,7 +2,7 @@ import type { Operation } from "../../../operations/operation.ts";
 import { wrecksGet } from "../../../operations/wrecks.get.ts";
 import { html } from "../../shared/html.ts";
 import { facts, MAP_ASSETS, mapFigure, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
-import { type PageResult, problemOf, type PublicPageKind, type Visit } from "./public-page.ts";
+import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 interface WreckData {
   identity: { name: string | null; featureType: string | null; yearSunk: number | null } | null;
@@ -14,12 +14,10 @@ interface WreckData {
 export const wreckPage: PublicPageKind = {
   routes: ["/wreck/:ref"],
   async render(v: Visit): Promise<PageResult> {
-    const r = await v.call<WreckData>(wrecksGet as unknown as Operation, { params: { id: v.params.ref ?? "" } });
-    if (!r.ok) return problemOf(r.status === 400 ? { status: 404, message: r.message } : r);
-    const top = r.envelope;
-    // A bare id, an outdated name or the legacy `{slug}-{id}` form: one canonical address.
-    if (v.req.url.split("?")[0] !== top.page) return { kind: "moved", to: String(top.page) };
-    const d = r.data;
+    // A bare id, an outdated name or the legacy `{slug}-{id}` form all redirect to one canonical address.
+    const r = await entityAnswer<WreckData>(v, wrecksGet as unknown as Operation, { id: v.params.ref ?? "" });
+    if (!r.ok) return r.result;
+    const { top, data: d } = r;
     const name = d.identity?.name ?? `Wreck ${String(top.id)}`;
     return {
       kind: "page",
