@@ -16,15 +16,10 @@
  * track call, and the API column shows both. SQLite always, PostgreSQL too when
  * DATABASE_URL is set (a scratch database, dropped at the end).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { importDataset } from "../src/adapters/importers/datasets.ts";
-import { parseConfig } from "../src/config.ts";
-import { createService, PROJECT_ROOT } from "../src/main.ts";
 import type { PositionFix } from "../src/ports/positions.ts";
+import { BENCH_ENGINES, withEngineService } from "./engine-service.ts";
 import { percentile } from "./percentile.ts";
-import { scratchDatabase } from "./scratch-database.ts";
 
 const perKind = Number(process.argv[2] ?? 200);
 const rounds = Number(process.argv[3] ?? 3);
@@ -32,14 +27,8 @@ const rounds = Number(process.argv[3] ?? 3);
 const MMSI = 244_123_456;
 const IMO = 9_321_483;
 
-async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-pages-"));
-  const env: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: "silent", DATA_DIR: dataDir };
-  if (engine === "sqlite") delete env.DATABASE_URL;
-  const scratch = engine === "postgres" ? await scratchDatabase(process.env.DATABASE_URL!) : null;
-  if (scratch) env.DATABASE_URL = scratch.url;
-  const service = await createService(parseConfig(env, PROJECT_ROOT));
-  try {
+function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
+  return withEngineService(engine, async (service) => {
     for (const d of ["ports", "flags", "emissions", "wrecks"]) await importDataset(service, d, undefined, { progress: false });
     // A ship heard by a shared station: 24 hours of fixes every 10 seconds.
     const a = await service.services.accounts.createAccount({ name: "station owner", webPlan: "pro", apiPlan: null });
@@ -123,15 +112,11 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
       const ratio = k.api.length === 1 ? `${(page50 / first50).toFixed(2)}x` : `${(page50 / first50).toFixed(2)}x (${(page50 / all50).toFixed(2)}x)`;
       return `| ${engine} | ${k.name} | ${page50.toFixed(2)} | ${percentile(t.page, 99).toFixed(2)} | ${apiCell} | ${percentile(t.api[0]!, 99).toFixed(2)} | ${ratio} | ${Math.round(t.pageBytes / 1024)} |`;
     });
-  } finally {
-    await service.close();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 const lines: string[] = [];
-for (const engine of process.env.DATABASE_URL ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)) lines.push(...(await benchEngine(engine)));
+for (const engine of BENCH_ENGINES) lines.push(...(await benchEngine(engine)));
 console.warn(`${rounds} rounds of ${perKind} sequential requests per kind, page and API alternating, in-process (inject), times in ms`);
 process.stdout.write(
   [

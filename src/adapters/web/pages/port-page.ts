@@ -11,10 +11,16 @@ interface PortData {
   flag: { iso2: string; page: string } | null;
 }
 
-/** World Port Index field names ("maxVesselLengthM") in words ("Max vessel length m"). */
+/** World Port Index field names ("maxVesselLengthM") in words ("Max vessel length m"); a few dozen names, each worded once. */
+const WORDED = new Map<string, string>();
 function words(key: string): string {
-  const w = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
-  return w.charAt(0).toUpperCase() + w.slice(1);
+  let w = WORDED.get(key);
+  if (w === undefined) {
+    const lower = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
+    w = lower.charAt(0).toUpperCase() + lower.slice(1);
+    if (WORDED.size < 1000) WORDED.set(key, w);
+  }
+  return w;
 }
 
 function factText(v: unknown): string | null {
