@@ -35,10 +35,11 @@ const BENCHMARKS: Benchmark[] = [
   { name: "search", file: "search.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "track", file: "track.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "webhooks", file: "webhooks.ts", quickArgs: ["200", "1"], alsoUses: ["DATABASE_URL"] },
+  { name: "pages-vs-api", file: "pages-vs-api.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */
-const HELPERS = new Set(["run.ts", "percentile.ts", "scratch-database.ts", "bare-server.ts", "pipeline-server.ts"]);
+const HELPERS = new Set(["run.ts", "percentile.ts", "scratch-database.ts", "engine-service.ts", "bare-server.ts", "pipeline-server.ts"]);
 
 const benchDir = import.meta.dirname;
 
