@@ -144,6 +144,18 @@ describe("browser: public pages", () => {
     await context.close();
   });
 
+  it("without script the pages work: no map, the track as a table, no serious axe violation", async () => {
+    const { context, outside } = await newContext(f.browser, f.base, { javaScriptEnabled: false });
+    const page = await context.newPage();
+    await visit(f, page, outside, "vessel-nojs", VESSEL_PAGE);
+    assert.equal(await page.locator("#vessel-map-figure").isVisible(), false);
+    assert.equal(await page.locator("#track tbody tr").count(), 100);
+    await visit(f, page, outside, "port-nojs", "/port/NLRTM");
+    assert.match((await page.locator("#coordinates").textContent()) ?? "", /51\.9167, 4\.5000/);
+    await visit(f, page, outside, "search-nojs", "/search?q=heard");
+    await context.close();
+  });
+
   it("a legacy wreck slug redirects to the canonical page", async () => {
     const { context } = await newContext(f.browser, f.base);
     const page = await context.newPage();

@@ -94,7 +94,8 @@ export function registerPublicPages(app: FastifyInstance, ctx: WebContext, kinds
         const result = await kind.render(visit);
         if (result.kind === "moved") {
           const q = req.url.indexOf("?");
-          return reply.redirect(q >= 0 ? result.to + req.url.slice(q) : result.to, 301);
+          // Revalidated, not kept: a renamed ship's address may come back, and a kept 301 would then loop.
+          return reply.header("cache-control", "private, no-cache").redirect(q >= 0 ? result.to + req.url.slice(q) : result.to, 301);
         }
         const [status, options, body] =
           result.kind === "page"
