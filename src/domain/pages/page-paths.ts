@@ -7,12 +7,16 @@ import { formatVesselId, type VesselId } from "../identifiers.ts";
  * web adapter.
  */
 
-/** Lowercase ASCII words joined by hyphens: "B.F. MACOMBER" → "b-f-macomber", "Öresund" → "oresund". */
+/** Letters that carry no accent to strip, so NFKD leaves them whole: written out in ASCII instead. */
+const LETTERS: Record<string, string> = { ø: "o", æ: "ae", œ: "oe", ß: "ss", đ: "d", ð: "d", þ: "th", ł: "l", ı: "i" };
+
+/** Lowercase ASCII words joined by hyphens: "B.F. MACOMBER" → "b-f-macomber", "Øresund" → "oresund". */
 export function slugify(value: string): string {
   return value
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
+    .replace(/[øæœßđðþłı]/g, (c) => LETTERS[c]!)
     .replace(/&/g, " and ")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");

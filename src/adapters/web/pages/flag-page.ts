@@ -1,4 +1,5 @@
 import { flagsGet } from "../../../operations/flags.get.ts";
+import { portPagePath } from "../../../domain/pages/page-paths.ts";
 import type { Operation } from "../../../operations/operation.ts";
 import { portsList } from "../../../operations/ports.list.ts";
 import { html } from "../../shared/html.ts";
@@ -56,7 +57,7 @@ ${!ports.ok
   ? html`<p>The ports could not be listed: ${ports.message}</p>`
   : ports.data.length === 0
     ? html`<p>No ports of this country on record.</p>`
-    : html`<details><summary>Ports (${ports.data.length}${ports.next ? "+" : ""})</summary><ul id="ports">${ports.data.map((p) => html`<li><a href="/port/${p.unlocode}">${p.name}</a> (${p.unlocode})</li>`)}</ul></details>`}
+    : html`<details><summary>Ports (${ports.data.length}${ports.next ? "+" : ""})</summary><ul id="ports">${ports.data.map((p) => html`<li><a href="${portPagePath(p.unlocode)}">${p.name}</a> (${p.unlocode})</li>`)}</ul></details>`}
 ${withheldSection([...withheldOf(top), ...(ports.ok ? withheldOf(ports.envelope).filter((e) => e.section === "ports") : [])], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
 ${sourcesSection(ports.ok ? [top, ports.envelope] : [top])}`,
     };

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { searchPagePath } from "../../../domain/pages/page-paths.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Operation } from "../../../operations/operation.ts";
 import type { Principal } from "../../../operations/principal.ts";
@@ -100,7 +101,7 @@ export function registerPublicPages(app: FastifyInstance, ctx: WebContext, kinds
         const [status, options, body] =
           result.kind === "page"
             ? [result.status ?? 200, result.options, result.body]
-            : [result.status, { title: result.title }, html`<p id="problem">${result.message}</p><p><a href="/search">Search vessels, ports and flags</a></p>`];
+            : [result.status, { title: result.title }, html`<p id="problem">${result.message}</p><p><a href="${searchPagePath()}">Search vessels, ports and flags</a></p>`];
         if (status === 429) reply.header("retry-after", "1");
         const text = await renderPage(req, options, body);
         const etag = etagOf(text);

@@ -1,4 +1,5 @@
 import type { Operation } from "../../../operations/operation.ts";
+import { searchPagePath } from "../../../domain/pages/page-paths.ts";
 import { search } from "../../../operations/search.ts";
 import { html } from "../../shared/html.ts";
 import { withheldOf, withheldSection } from "./page-parts.ts";
@@ -18,11 +19,11 @@ const KIND_WORDS = { vessel: "Vessel", port: "Port", flag: "Flag" } as const;
 
 /** Search vessels, ports and flags; the form works without script (GET /search?q=). */
 export const searchPage: PublicPageKind = {
-  routes: ["/search"],
+  routes: [searchPagePath()],
   async render(v: Visit): Promise<PageResult> {
     const raw = v.query.q;
     const q = typeof raw === "string" ? raw : "";
-    const form = html`<form method="get" action="/search" role="search" class="inline"><label for="q">Name, IMO, MMSI, UN/LOCODE or country</label> <input id="q" name="q" value="${q}" maxlength="100" required> <button type="submit" id="search-go">Search</button></form>`;
+    const form = html`<form method="get" action="${searchPagePath()}" role="search" class="inline"><label for="q">Name, IMO, MMSI, UN/LOCODE or country</label> <input id="q" name="q" value="${q}" maxlength="100" required> <button type="submit" id="search-go">Search</button></form>`;
     if (q === "" && raw === undefined) return { kind: "page", options: { title: "Search" }, body: form };
     const r = await v.call<Hit[]>(search as unknown as Operation, { query: { q } });
     if (!r.ok) {

@@ -1,4 +1,5 @@
 import type { WithheldEntry } from "../../../domain/rights/sourced.ts";
+import { portPagePath } from "../../../domain/pages/page-paths.ts";
 import type { Operation } from "../../../operations/operation.ts";
 import { vesselsGet } from "../../../operations/vessels.get.ts";
 import { vesselsTrack } from "../../../operations/vessels.track.ts";
@@ -102,7 +103,7 @@ function portCallsSection(calls: VesselData["portCalls"]): Html {
   return html`<h2>Port calls</h2>${calls.length === 0
     ? html`<p>No port calls on record.</p>`
     : html`<table id="port-calls"><caption>Reported port calls</caption><thead><tr><th scope="col">Port</th><th scope="col">Arrival</th><th scope="col">Departure</th><th scope="col">Source</th></tr></thead>
-<tbody>${calls.map((c) => html`<tr><td><a href="/port/${c.unlocode}">${c.unlocode}</a></td><td>${utc(c.arrival)}</td><td>${utc(c.departure)}</td><td>${c.source}</td></tr>`)}</tbody></table>`}`;
+<tbody>${calls.map((c) => html`<tr><td><a href="${portPagePath(c.unlocode)}">${c.unlocode}</a></td><td>${utc(c.arrival)}</td><td>${utc(c.departure)}</td><td>${c.source}</td></tr>`)}</tbody></table>`}`;
 }
 
 function emissionsSection(e: VesselData["emissions"]): Html {
