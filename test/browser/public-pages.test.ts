@@ -194,10 +194,13 @@ describe("browser: a source denying `web` use", () => {
     const main = (await page.locator("main").textContent()) ?? "";
     assert.doesNotMatch(main, /HEARD AT SEA/);
     assert.equal(await page.locator("#track").count(), 0);
-    assert.match(await page.locator("#last-position").textContent() ?? "", /No position/);
+    assert.match((await page.locator("#last-position").textContent()) ?? "", /The last position is withheld/);
+    assert.match((await page.locator("#track-empty").textContent()) ?? "", /the positions are withheld/);
     const withheld = page.locator("#withheld li");
     const sections = await withheld.evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { section: string } }).dataset.section));
     for (const s of ["identity", "lastPosition", "positions"]) assert.ok(sections.includes(s), `${s} listed as withheld (${sections.join(", ")})`);
+    // The identity is withheld from both answers behind the page (the vessel's and its track's): said once.
+    assert.equal(new Set(sections).size, sections.length, sections.join(", "));
     assert.match((await page.locator('#withheld li[data-section="positions"]').textContent()) ?? "", /12 rows\): source station:\d+ does not permit showing its facts on web pages/);
     // The API, for the same anonymous caller, still has them.
     const r = (await (await fetch(`${f.base}/api/v1/vessels/${IMO}`)).json()) as Record<string, any>;

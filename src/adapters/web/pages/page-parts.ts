@@ -73,7 +73,16 @@ const SECTION_WORDS: Record<string, string> = {
  * does not permit, and how many rows where rows were counted. Always present, so a visitor
  * can tell "nothing withheld" from "nothing known".
  */
-export function withheldSection(entries: readonly WithheldEntry[], registry: SourceRegistry, commercialPlan: boolean): Html {
+export function withheldSection(all: readonly WithheldEntry[], registry: SourceRegistry, commercialPlan: boolean): Html {
+  // A page built from several answers may hear of one part twice (the vessel's identity from its page and its track): one line each.
+  const merged = new Map<string, WithheldEntry>();
+  for (const e of all) {
+    const key = `${e.section}\u0000${e.sources.join(",")}`;
+    const had = merged.get(key);
+    if (!had) merged.set(key, { ...e });
+    else if (e.rows !== undefined) had.rows = (had.rows ?? 0) + e.rows;
+  }
+  const entries = [...merged.values()];
   if (entries.length === 0) return html`<section aria-labelledby="withheld-h"><h2 id="withheld-h">Withheld</h2><p id="withheld-none">Nothing on this page is withheld.</p></section>`;
   return html`<section aria-labelledby="withheld-h" id="withheld"><h2 id="withheld-h">Withheld</h2>
 <p>Some facts are not shown here because their sources do not permit it.</p>

@@ -73,17 +73,19 @@ ${d.otherNames.length === 0
 <tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${utc(n.firstSeen)}</td><td>${utc(n.lastSeen)}</td><td>${n.sources.join(", ")}</td></tr>`)}</tbody></table>`}`;
 }
 
-function particularsSection(p: Record<string, unknown> | null): Html {
-  if (!p) return html`<h2>Particulars</h2><p>No particulars on record, or withheld (see below).</p>`;
+function particularsSection(p: Record<string, unknown> | null, withheld: boolean): Html {
+  if (!p) return html`<h2>Particulars</h2><p>${withheld ? "Withheld (see below)." : "No particulars on record."}</p>`;
   return html`<h2>Particulars</h2>${facts(PARTICULARS.map(([k, label, unit]) => [label, p[k] === null || p[k] === undefined ? null : orUnknown(p[k] as string | number, unit)]))}
 <p class="hint">Sources: ${((p.sources as string[]) ?? []).join(", ")}</p>`;
 }
 
-function positionSection(id: string, d: VesselData, track: TrackPoint[] | null, window: { from: string; to: string } | null, now: number, hours: number): Html {
+function positionSection(id: string, d: VesselData, track: TrackPoint[] | null, window: { from: string; to: string } | null, now: number, hours: number, withheld: ReadonlySet<string>): Html {
   const lp = d.lastPosition;
   const last = lp
     ? html`<p id="last-position">Last heard <strong>${ageOf(lp.time, now)}</strong> (${utc(lp.time)}) at ${lp.lat.toFixed(4)}, ${lp.lon.toFixed(4)}; ${lp.sog === null ? "speed not known" : `${lp.sog} kn`}, ${lp.cog === null ? "course not known" : `course ${lp.cog}°`}, ${lp.navStatus}. Source: ${lp.source}.</p>`
-    : html`<p id="last-position">No position heard by stations whose data you may see.</p>`;
+    : withheld.has("lastPosition")
+      ? html`<p id="last-position">The last position is withheld (see below).</p>`
+      : html`<p id="last-position">No position heard by stations whose data you may see.</p>`;
   if (track === null) return html`<h2>Position and track</h2>${last}<p>The track could not be read right now.</p>`;
   // Five decimals (about 1 m) are plenty for a drawing and keep a day of track light.
   const r5 = (v: number) => Math.round(v * 1e5) / 1e5;
@@ -92,7 +94,7 @@ function positionSection(id: string, d: VesselData, track: TrackPoint[] | null, 
   const span = window ? `${utc(window.from)} to ${utc(window.to)}` : `the last ${hours} hours`;
   return html`<h2>Position and track</h2>${last}
 ${track.length === 0 && !lp
-  ? html`<p id="track-empty">No track in ${span}.</p>`
+  ? html`<p id="track-empty">No track in ${span}${withheld.has("positions") ? " that may be shown here; the positions are withheld (see below)" : ""}.</p>`
   : html`${mapFigure("vessel-map", content, `Track over ${span}: ${track.length.toLocaleString("en-GB")} points${lp ? ", the last position marked" : ""}. The same positions are listed in the table below.`)}
 ${track.length === 0 ? html`<p id="track-empty">No track in ${span}; the map shows the last position.</p>` : ""}
 <details><summary>Track positions (${listed.length < track.length ? `the latest ${listed.length} of ${track.length.toLocaleString("en-GB")}` : track.length})</summary><table id="track"><caption>Track over ${span}, newest first${listed.length < track.length ? html`; every point is in the <a href="/api/v1/vessels/${id}/track">track API</a>` : ""}</caption><thead><tr><th scope="col">Time</th><th scope="col">Latitude</th><th scope="col">Longitude</th><th scope="col">Speed (kn)</th><th scope="col">Source</th></tr></thead>
@@ -119,7 +121,8 @@ function sanctionsSection(d: VesselData): Html {
   const checked = d.sanctionsCoverage.filter((c) => c.status !== "missing");
   const missing = d.sanctionsCoverage.filter((c) => c.status === "missing");
   const extracts = d.sanctionsCoverage.filter((c) => c.status === "extract");
-  const coverage = html`<p class="hint" id="sanctions-coverage">${checked.length > 0 ? `Lists checked: ${checked.map((c) => `${c.listName} (as of ${c.asOf}${c.status === "extract" ? ", an extract only" : c.status === "stale" ? ", not updated lately" : ""})`).join("; ")}.` : "No sanctions list is loaded."}${missing.length > 0 ? ` Not checked (never loaded): ${missing.map((c) => c.listName).join(", ")}.` : ""}</p>`;
+  const listed = checked.map((c) => `${c.listName} (as of ${c.asOf}${c.status === "extract" ? ", an extract only" : c.status === "stale" ? ", not updated lately" : ""})`);
+  const coverage = html`<p class="hint" id="sanctions-coverage">${checked.length > 0 ? `Lists checked: ${listed.join("; ")}. ` : ""}${missing.length > 0 ? `Not checked (never loaded): ${missing.map((c) => c.listName).join("; ")}.` : ""}</p>`;
   if (d.sanctions.length === 0) {
     const clear = missing.length === 0 && extracts.length === 0 && checked.length > 0;
     const said = checked.length === 0 ? "No sanctions list is loaded, so this ship was not checked." : clear ? "No designation of this ship on the lists checked." : "No designation found on the lists checked; not every list was checked in full, so this is not a clearance.";
@@ -161,8 +164,8 @@ export const vesselPage: PublicPageKind = {
       options: { title: name, ...MAP_ASSETS },
       body: html`<p class="hint">Vessel${top.imo ? ` · IMO ${top.imo}` : ""}${top.mmsi ? ` · MMSI ${String(top.mmsi).padStart(9, "0")}` : ""} · as of ${utc(String(top.generatedAt))} · <a href="/api/v1/vessels/${id}">as JSON</a></p>
 ${identitySection(d)}
-${particularsSection(d.particulars)}
-${positionSection(id, d, t.ok ? t.data : null, window, now, hours)}
+${particularsSection(d.particulars, withheld.some((e) => e.section === "particulars"))}
+${positionSection(id, d, t.ok ? t.data : null, window, now, hours, new Set(withheld.map((e) => e.section)))}
 ${portCallsSection(d.portCalls)}
 ${emissionsSection(d.emissions)}
 ${sanctionsSection(d)}
