@@ -16,7 +16,7 @@ import type { Principal } from "./principal.ts";
 export const KEY_CACHE_TTL_MS = 1_000;
 
 /** Calls without a key: sandbox rights (no commercial use), their own small rate. */
-const ANONYMOUS = { ...entitlements(null, null), plans: [], ratePerSecond: ANONYMOUS_RATE_PER_SECOND, monthlyCredits: 0 };
+export const ANONYMOUS_ENTITLEMENTS = { ...entitlements(null, null), plans: [], ratePerSecond: ANONYMOUS_RATE_PER_SECOND, monthlyCredits: 0 };
 
 /**
  * Turns the Authorization header of a request into the principal the pipeline runs for.
@@ -70,7 +70,7 @@ export class KeyAuthenticator implements Authenticator {
   async authenticate(authorization: string | undefined, required: boolean, clientAddress: string, resource?: string): Promise<Principal> {
     if (authorization === undefined || authorization.trim() === "") {
       if (required) throw new AppError("missing_api_key");
-      return { kind: "anonymous", subject: `ip:${clientAddress}`, entitlements: ANONYMOUS, clientAddress };
+      return { kind: "anonymous", subject: `ip:${clientAddress}`, entitlements: ANONYMOUS_ENTITLEMENTS, clientAddress };
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!m) throw new AppError("invalid_api_key", "The Authorization header must be `Bearer <API_KEY>`.");

@@ -2,8 +2,9 @@ import { z } from "zod";
 import type { CompanyRecord } from "../domain/companies/company.ts";
 import { canonicalId, ENTITY_ID_RULE, type EntityRef, parseEntityId, slugOf, strongestId } from "../domain/companies/entity-id.ts";
 import { AppError } from "../domain/errors.ts";
-import { formatVesselId } from "../domain/identifiers.ts";
+import { formatVesselId, type VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
+import { companyPagePath, vesselPagePath } from "../domain/pages/page-paths.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 
 /** An id as asked, and the page form `{entityId}-{slug}` it may be. */
@@ -88,8 +89,10 @@ export const companiesGet = defineOperation({
     const ids = [...new Set([id, ...records.map((r) => r.entityId)])];
     const fleet = records.flatMap((r) =>
       r.fleet.map((f) => {
-        const vid = f.imo !== null ? formatVesselId({ kind: "imo", imo: f.imo }) : formatVesselId({ kind: "mmsi", mmsi: f.mmsi! });
-        const vessel = { id: vid, imo: f.imo, mmsi: f.mmsi, name: f.vesselName, api: `${ctx.baseUrl}/api/v1/vessels/${vid}`, page: `${ctx.baseUrl}/vessel/${vid}` };
+        const vesselId: VesselId = f.imo !== null ? { kind: "imo", imo: f.imo } : { kind: "mmsi", mmsi: f.mmsi! };
+        const vid = formatVesselId(vesselId);
+        // The name the source gives: the ship's page redirects to its current name if it has another.
+        const vessel = { id: vid, imo: f.imo, mmsi: f.mmsi, name: f.vesselName, api: `${ctx.baseUrl}/api/v1/vessels/${vid}`, page: `${ctx.baseUrl}${vesselPagePath(vesselId, f.vesselName)}` };
         return sourced("fleet", [r.source], { vessel, role: f.role, evidence: f.evidence, sources: [r.source] }, { countRows: true, leaf: true });
       }),
     );
@@ -98,7 +101,7 @@ export const companiesGet = defineOperation({
         id,
         name: sourced("name", [main.source], main.name, { whenWithheld: "null", leaf: true }),
         api: `${ctx.baseUrl}/api/v1/companies/${id}`,
-        page: `${ctx.baseUrl}/company/${id}-${slugOf(main.name)}`,
+        page: `${ctx.baseUrl}${companyPagePath(id, slugOf(main.name))}`,
         generatedAt: new Date(ctx.now).toISOString(),
       },
       data: {

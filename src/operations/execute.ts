@@ -1,5 +1,5 @@
 import { AppError } from "../domain/errors.ts";
-import { filterByRights, type WithheldEntry } from "../domain/rights/sourced.ts";
+import { filterByRights, WITHHELD_REASON_API, WITHHELD_REASON_WEB, type WithheldEntry } from "../domain/rights/sourced.ts";
 import type { Authenticator } from "./authenticate.ts";
 import { billingPeriod } from "./billing-period.ts";
 import { costOf } from "./cost.ts";
@@ -30,9 +30,11 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
   const credits: CreditsState = { cost: 0, remaining: null };
   let reserved = 0;
   const period = billingPeriod(services.clock.now());
+  const use = call.use ?? "api";
   try {
     // The adapter authenticated with `required` from the operation; this keeps a mistake there from running a keyed operation for nobody.
-    if (op.auth === "key" && billing === null) throw new AppError("missing_api_key");
+    // A public page read (search, a track's open 24 hours) is the exception: a visitor without an account reads what an anonymous caller may, unbilled.
+    if (op.auth === "key" && billing === null && !(use === "web" && op.method === "GET")) throw new AppError("missing_api_key");
     if (op.feature && !ent[op.feature]) {
       throw new AppError("plan_lacks_feature", `This operation needs a plan with ${featureName(op.feature)}; the plans of this key (${ent.plans.join(", ") || "none"}) do not include it.`, {
         feature: op.feature,
@@ -48,7 +50,8 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
 
     const input = parseInput(op, call);
     const cost = costOf(op, input, services.clock.now());
-    if (billing && cost > 0) {
+    // Public page views are not metered in credits: the rate limit bounds them.
+    if (billing && cost > 0 && use !== "web") {
       const charge = await services.ledger.charge(billing.accountId, billing.credentialId, period, cost, ent.monthlyCredits);
       if (!charge.ok) {
         credits.remaining = Math.max(0, ent.monthlyCredits - charge.used);
@@ -63,10 +66,10 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
     }
 
     const now = services.clock.now();
-    const ctx: OperationContext = { services, principal, now, baseUrl: call.baseUrl };
+    const ctx: OperationContext = { services, principal, now, baseUrl: call.baseUrl, use };
     const result = await op.run(ctx, input);
 
-    const filtered = filterByRights({ top: result.top ?? {}, data: result.data }, services.sources, { commercialUse: ent.commercialUse, accountId: accountIdOf(principal) });
+    const filtered = filterByRights({ top: result.top ?? {}, data: result.data }, services.sources, { commercialUse: ent.commercialUse, accountId: accountIdOf(principal) }, use, use === "web" ? WITHHELD_REASON_WEB : WITHHELD_REASON_API);
     const withheld: WithheldEntry[] = [...(result.withheld ?? []), ...filtered.withheld];
     const used = filtered.used.map((id) => services.sources.get(id)).filter((s) => s !== undefined);
     const data = filtered.value.data;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
 import { formatVesselId } from "../domain/identifiers.ts";
+import { flagPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { defineOperation } from "./operation.ts";
 import { iso2Param } from "./params.ts";
@@ -18,7 +19,7 @@ export const flagsGet = defineOperation({
   auth: "optional",
   input: z.strictObject({ iso2: iso2Param.describe("ISO 3166-1 alpha-2 country code, case-insensitive, e.g. PA.") }),
   output: {
-    top: { iso2: z.string(), name: z.string().nullable(), api: z.string(), generatedAt: z.string() },
+    top: { iso2: z.string(), name: z.string().nullable(), api: z.string(), page: z.string(), generatedAt: z.string() },
     data: z.object({
       country: z.record(z.string(), z.unknown()).nullable(),
       mids: z.object({ mids: z.array(z.number().int()), allocatedTo: z.array(z.string()), ituCode: z.string().nullable(), allocations: z.array(z.unknown()) }).nullable(),
@@ -50,7 +51,7 @@ export const flagsGet = defineOperation({
     const fleet = await ctx.services.flagFleet.of(flag.iso2);
     return {
       // The country's name is ISO 3166's fact: withheld (null) when its rights are.
-      top: { iso2: flag.iso2, name: sourced("country", ["iso3166"], flag.name, { whenWithheld: "null", leaf: true }), api: `${ctx.baseUrl}/api/v1/flags/${flag.iso2}`, generatedAt: new Date(ctx.now).toISOString() },
+      top: { iso2: flag.iso2, name: sourced("country", ["iso3166"], flag.name, { whenWithheld: "null", leaf: true }), api: `${ctx.baseUrl}/api/v1/flags/${flag.iso2}`, page: `${ctx.baseUrl}${flagPagePath(flag.iso2)}`, generatedAt: new Date(ctx.now).toISOString() },
       data: {
         country: sourced("country", ["iso3166"], country, { whenWithheld: "null" }),
         mids: sourced("mids", ["itu_mid"], { mids, allocatedTo, ituCode: (r["ituCode"] as string | null) ?? null, allocations: Array.isArray(r["midAllocations"]) ? r["midAllocations"] : [] }, { whenWithheld: "null" }),

@@ -9,6 +9,8 @@ export interface OperationContext {
   now: number;
   /** Public base URL, for `api` and `page` links. */
   baseUrl: string;
+  /** The use the answer is judged for (the rights filter's): REST and MCP are `api`, the public pages `web`. */
+  use: "api" | "web";
 }
 
 /** What run() returns; the pipeline filters it by rights and wraps it in the envelope. */

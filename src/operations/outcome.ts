@@ -10,6 +10,11 @@ export interface Call {
   body?: unknown;
   baseUrl: string;
   requestId: string;
+  /**
+   * What the answer is for: `api` (REST and MCP, the default) or `web`, a public page of the
+   * service, judged by the sources' `web` permission instead.
+   */
+  use?: "api" | "web";
 }
 
 export interface ErrorBody {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
+import { flagPagePath, portPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
 import { visibleStations } from "./projections/visible-vessel.ts";
@@ -23,7 +24,7 @@ export const portsGet = defineOperation({
     unlocode: unlocodeParam.describe("Five-character UN/LOCODE of the port, case-insensitive: two letters of country, then three letters or digits 2-9, e.g. NLRTM (Rotterdam)."),
   }),
   output: {
-    top: { unlocode: z.string(), name: z.string().nullable(), country: z.string().nullable(), api: z.string(), generatedAt: z.string() },
+    top: { unlocode: z.string(), name: z.string().nullable(), country: z.string().nullable(), api: z.string(), page: z.string(), generatedAt: z.string() },
     data: z.object({
       identity: z
         .object({
@@ -41,7 +42,7 @@ export const portsGet = defineOperation({
         .optional(),
       coordinates: CoordinatesSchema.nullable(),
       harbour: z.record(z.string(), z.unknown()).nullable(),
-      flag: z.object({ iso2: z.string(), api: z.string() }).nullable(),
+      flag: z.object({ iso2: z.string(), api: z.string(), page: z.string() }).nullable(),
       /** The latest calls derived from stations the caller may see (GET .../calls has them all). */
       recentCalls: z.array(z.object({ vessel: z.object({ mmsi: z.number().int() }), arrival: z.string(), departure: z.string().nullable(), source: z.string() })),
     }),
@@ -71,7 +72,9 @@ export const portsGet = defineOperation({
         unlocode: p.unlocode,
         name: sourced("identity", ["unlocode"], p.name, { whenWithheld: "null", leaf: true }),
         country: sourced("identity", ["unlocode"], p.country, { whenWithheld: "null", leaf: true }),
-        api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`, generatedAt: new Date(ctx.now).toISOString() },
+        api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`,
+        page: `${ctx.baseUrl}${portPagePath(p.unlocode)}`,
+        generatedAt: new Date(ctx.now).toISOString() },
       data: {
         identity: sourced("identity", ["unlocode"], {
           name: p.name,
@@ -88,7 +91,7 @@ export const portsGet = defineOperation({
         // On a page a withheld section stays as a null key, so clients see that it exists.
         coordinates: coordinatesOf(p, { countRows: false, whenWithheld: "null" }),
         harbour: p.wpi ? sourced("harbour", ["wpi"], p.wpi, { whenWithheld: "null", leaf: true }) : null,
-        flag: sourced("identity", ["unlocode"], { iso2: p.country, api: `${ctx.baseUrl}/api/v1/flags/${p.country}` }, { whenWithheld: "null", leaf: true }),
+        flag: sourced("identity", ["unlocode"], { iso2: p.country, api: `${ctx.baseUrl}/api/v1/flags/${p.country}`, page: `${ctx.baseUrl}${flagPagePath(p.country)}` }, { whenWithheld: "null", leaf: true }),
         recentCalls: calls.map((c) =>
           sourced(
             "recentCalls",

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { sourced } from "../domain/rights/sourced.ts";
 import { MIN_QUERY_LENGTH, normalizeName } from "../domain/vessels/names.ts";
+import { parseVesselId } from "../domain/identifiers.ts";
 import { defineOperation } from "./operation.ts";
+import { groupNames, vesselPageUrl } from "./projections/vessel-names.ts";
+import { visibleStations } from "./projections/visible-vessel.ts";
 import { type PendingHit, SEARCH_MATCHES, type SearchQuery } from "./search/hit.ts";
 import { SEARCH_KINDS, SEARCH_SOURCES } from "./search/sources.ts";
 
@@ -89,6 +92,14 @@ export const search = defineOperation({
       if (seen.has(key) || pending.length >= SEARCH_LIMIT) continue;
       seen.add(key);
       pending.push(p);
+    }
+    // A hit may match a former name; its page link carries the ship's current one, as the vessel page does.
+    const shipIds = pending.flatMap((p) => (p.vesselId === undefined ? [] : [p.vesselId]));
+    if (shipIds.length > 0) {
+      const names = await ctx.services.search.namesOf(shipIds, await visibleStations(ctx));
+      for (const p of pending) {
+        if (p.vesselId !== undefined) p.hit.page = vesselPageUrl(ctx, parseVesselId(p.hit.id)!, groupNames(names.get(p.vesselId) ?? [])[0] ?? null);
+      }
     }
 
     // Vessel type and flag are never part of a hit (spec 2.6): that is the shape of a hit,

@@ -1,49 +1,21 @@
 import { z } from "zod";
 import { slugOf } from "../domain/companies/entity-id.ts";
-import type { VesselId } from "../domain/identifiers.ts";
+import { parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
-import { normalizeName } from "../domain/vessels/names.ts";
 import type { PositionFix, VesselIdentity } from "../ports/positions.ts";
 import type { VesselNameLink, VesselRecord } from "../ports/vessels.ts";
 import { defineOperation } from "./operation.ts";
 import { vesselIdParam } from "./params.ts";
 import { listCoverage } from "../domain/sanctions/coverage.ts";
 import { designationsOf, ListCoverageSchema, vesselPageDesignation } from "./projections/designation-match.ts";
+import { groupNames, vesselPageUrl } from "./projections/vessel-names.ts";
 import { describes, mmsiOnly, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
 
 const iso = (t: number) => new Date(t).toISOString();
 /** Six decimals (~0.1 m) keep AIS precision and drop binary noise. */
 const round = (v: number | null, digits: number) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
-
-interface NameGroup {
-  name: string;
-  sources: string[];
-  firstSeen: number;
-  lastSeen: number;
-}
-
-/** Names grouped by their normal form (one ship's "Star" and "STAR" are one name), newest first. */
-function groupNames(names: readonly VesselNameLink[]): NameGroup[] {
-  const groups = new Map<string, NameGroup & { spellingSeen: number }>();
-  for (const n of names) {
-    const key = normalizeName(n.name);
-    const g = groups.get(key);
-    if (!g) {
-      groups.set(key, { name: n.name, sources: [n.source], firstSeen: n.firstSeen, lastSeen: n.lastSeen, spellingSeen: n.lastSeen });
-      continue;
-    }
-    if (!g.sources.includes(n.source)) g.sources.push(n.source);
-    g.firstSeen = Math.min(g.firstSeen, n.firstSeen);
-    g.lastSeen = Math.max(g.lastSeen, n.lastSeen);
-    if (n.lastSeen > g.spellingSeen) {
-      g.name = n.name;
-      g.spellingSeen = n.lastSeen;
-    }
-  }
-  return [...groups.values()].map(({ spellingSeen: _, ...g }) => ({ ...g, sources: g.sources.sort() })).sort((a, b) => b.lastSeen - a.lastSeen || a.name.localeCompare(b.name));
-}
 
 const NameRowSchema = z.object({ name: z.string(), firstSeen: z.string(), lastSeen: z.string(), sources: z.array(z.string()) });
 
@@ -210,7 +182,7 @@ export const vesselsGet = defineOperation({
         imo: imoOut,
         mmsi: mmsiOut,
         name: current ? sourced("identity", current.sources, current.name, { whenWithheld: "null", leaf: true }) : null,
-        page: `${ctx.baseUrl}/vessel/${v.canonicalId}`,
+        page: vesselPageUrl(ctx, parseVesselId(v.canonicalId)!, current),
         api: `${ctx.baseUrl}/api/v1/vessels/${v.canonicalId}`,
         generatedAt: iso(ctx.now),
       },

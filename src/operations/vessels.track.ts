@@ -131,7 +131,7 @@ export const vesselsTrack = defineOperation({
     // must be known before choosing: the same decide() the pipeline's filter applies. Points
     // of the others are handed to the filter as withheld rows, which it counts per source.
     const principal = { commercialUse: ctx.principal.entitlements.commercialUse, accountId: accountIdOf(ctx.principal) };
-    const allowed = visible.filter((s) => decide(ctx.services.sources, [`station:${s}`], principal, "api").allowed);
+    const allowed = visible.filter((s) => decide(ctx.services.sources, [`station:${s}`], principal, ctx.use).allowed);
     const denied = visible.filter((s) => !allowed.includes(s));
 
     let points: Point[];

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
+import { wreckPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import type { WreckRow } from "../ports/reference.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
@@ -75,7 +76,7 @@ export const wrecksGet = defineOperation({
     const id = String(w.id);
     const source = [w.source];
     return {
-      top: { id, api: `${ctx.baseUrl}/api/v1/wrecks/${id}`, page: `${ctx.baseUrl}/wreck/${id}-${nameSlugOf(w)}`, generatedAt: new Date(ctx.now).toISOString() },
+      top: { id, api: `${ctx.baseUrl}/api/v1/wrecks/${id}`, page: `${ctx.baseUrl}${wreckPagePath(id, nameSlugOf(w))}`, generatedAt: new Date(ctx.now).toISOString() },
       data: {
         // On a page a withheld section stays as a null key, so clients see that it exists.
         identity: sourced("identity", source, { name: w.name, featureType: w.featureType, yearSunk: w.yearSunk }, { whenWithheld: "null", leaf: true }),

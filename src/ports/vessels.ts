@@ -140,6 +140,8 @@ export interface SearchStore {
   vesselNames(normalized: string, visible: VisibleStations, limit: number): Promise<NameMatch[]>;
   /** The current (most recently seen) MMSI of each vessel, among visible links. */
   currentMmsis(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, number>>;
+  /** Every name of each vessel among visible links: what its page address is made from. */
+  namesOf(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, VesselNameLink[]>>;
   /** Flag registries by ISO code and name, for matching in memory (a few hundred rows). */
   flags(): Promise<{ iso2: string; name: string }[]>;
   /** Every port's UN/LOCODE with its names normalised (name, ASCII name, bilingual names), for matching in memory. */

@@ -29,7 +29,7 @@ export interface BrowserFixture {
 
 let users = 0;
 
-export async function startFixture(options: { receiver?: boolean; withData?: boolean } = {}): Promise<BrowserFixture> {
+export async function startFixture(options: { receiver?: boolean; withData?: boolean; env?: Record<string, string> } = {}): Promise<BrowserFixture> {
   // The browser first: a machine without chromium fails here with the install hint, before anything else starts.
   const browser = await launchBrowser();
   let receiver: Receiver | null = null;
@@ -40,7 +40,7 @@ export async function startFixture(options: { receiver?: boolean; withData?: boo
     receiver = await startReceiver(address);
     webhooks = { transport: transportFor(address) };
   }
-  const t = await startTestService({ withData: options.withData ?? false, ...(webhooks ? { webhooks } : {}) });
+  const t = await startTestService({ withData: options.withData ?? false, ...(options.env ? { env: options.env } : {}), ...(webhooks ? { webhooks } : {}) });
   const base = await t.service.app.listen({ port: 0, host: "127.0.0.1" });
   return {
     t,

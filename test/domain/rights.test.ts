@@ -4,12 +4,12 @@ import { decide } from "../../src/domain/rights/decide.ts";
 import { type Source, SourceRegistry } from "../../src/domain/rights/source.ts";
 import { filterByRights, sourced } from "../../src/domain/rights/sourced.ts";
 
-const src = (id: string, api: boolean, redistribution: boolean, commercial: boolean): Source => ({
+const src = (id: string, api: boolean, redistribution: boolean, commercial: boolean, web?: boolean): Source => ({
   id,
   name: id,
   attribution: `(c) ${id}`,
   license: `${id} licence`,
-  permissions: { api, redistribution, commercial },
+  permissions: { api, redistribution, commercial, ...(web === undefined ? {} : { web }) },
 });
 
 const registry = new SourceRegistry([
@@ -18,10 +18,12 @@ const registry = new SourceRegistry([
   src("noncommercial", true, true, false),
   src("apionly", true, false, true),
   src("station", true, true, true),
+  src("apinotweb", true, true, true, false),
+  src("webnotapi", false, false, true, true),
 ]);
 
 describe("decide(): unanimity over the sources of a fact", () => {
-  const table: { name: string; sources: string[]; commercial: boolean; use: "api" | "redistribution"; allowed: boolean; why?: string[] }[] = [
+  const table: { name: string; sources: string[]; commercial: boolean; use: "api" | "web" | "redistribution"; allowed: boolean; why?: string[] }[] = [
     { name: "one open source", sources: ["open"], commercial: false, use: "api", allowed: true },
     { name: "no source: the service's own fact", sources: [], commercial: true, use: "api", allowed: true },
     { name: "a closed source blocks", sources: ["closed"], commercial: false, use: "api", allowed: false, why: ["no_api_use"] },
@@ -32,6 +34,13 @@ describe("decide(): unanimity over the sources of a fact", () => {
     { name: "API-only source cannot be redistributed", sources: ["apionly"], commercial: false, use: "redistribution", allowed: false, why: ["no_redistribution"] },
     { name: "API-only source can be served", sources: ["apionly"], commercial: true, use: "api", allowed: true },
     { name: "station sources resolve to the station entry", sources: ["station:17"], commercial: true, use: "api", allowed: true },
+    { name: "a source without `web` takes its API permission on pages: open", sources: ["open"], commercial: false, use: "web", allowed: true },
+    { name: "a source without `web` takes its API permission on pages: closed", sources: ["closed"], commercial: false, use: "web", allowed: false, why: ["no_web_use"] },
+    { name: "a source denying `web` is kept off pages though the API may serve it", sources: ["apinotweb"], commercial: false, use: "web", allowed: false, why: ["no_web_use"] },
+    { name: "the API still serves a source that denies only `web`", sources: ["apinotweb"], commercial: false, use: "api", allowed: true },
+    { name: "a source allowing `web` but not the API shows on pages only", sources: ["webnotapi"], commercial: false, use: "web", allowed: true },
+    { name: "...and stays out of API answers", sources: ["webnotapi"], commercial: false, use: "api", allowed: false, why: ["no_api_use"] },
+    { name: "pages keep the commercial rule", sources: ["noncommercial"], commercial: true, use: "web", allowed: false, why: ["no_commercial_use"] },
   ];
   for (const row of table) {
     it(row.name, () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../src/main.ts";
@@ -22,4 +22,17 @@ export function writeSourcesFile(edit: (sources: SourceEntry[]) => void, dir = m
 /** An operator's own source entry, cleared for the API or not. */
 export function ownSource(id: string, api: boolean): SourceEntry {
   return { id, name: id, attribution: `${id} attribution`, license: "the operator's own", permissions: { api, redistribution: false, commercial: true } };
+}
+
+/** A copy of the shipped sources file with some permissions changed, for SOURCES_FILE; remove() deletes it. */
+export function sourcesFile(change: Record<string, Record<string, boolean>>): { path: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "mds-sources-"));
+  const path = writeSourcesFile((sources) => {
+    for (const [id, permissions] of Object.entries(change)) {
+      const s = sources.find((x) => x.id === id);
+      if (!s) throw new Error(`no source ${id} in config/sources.json`);
+      Object.assign(s.permissions, permissions);
+    }
+  }, dir);
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -46,7 +46,7 @@ for (const engine of ENGINES) {
     it("every bundled AWOIS record resolves by id and by its legacy slug", async () => {
       assert.equal(await t.service.services.wrecks.count(), bundled.length);
       // Straight through the operation (parse + run): 6,000 HTTP calls would only meet the rate limit.
-      const ctx = { services: t.service.services, principal: {} as OperationContext["principal"], now: 0, baseUrl: "http://x" };
+      const ctx = { services: t.service.services, principal: {} as OperationContext["principal"], now: 0, baseUrl: "http://x", use: "api" as const };
       for (const w of bundled) {
         for (const form of [String(w.id), w.slug]) {
           const out = await wrecksGet.run(ctx, wrecksGet.input.parse({ id: form }));

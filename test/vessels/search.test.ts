@@ -42,7 +42,7 @@ for (const engine of ENGINES) {
         { kind: "vessel", id: String(imoOf(200_001)), imo: imoOf(200_001), mmsi: 244_000_101 },
       );
       assert.match(star.api, new RegExp(`/api/v1/vessels/${imoOf(200_001)}$`));
-      assert.match(star.page, new RegExp(`/vessel/${imoOf(200_001)}$`));
+      assert.match(star.page, new RegExp(`/vessel/${imoOf(200_001)}-wombat-star$`));
       assert.equal(r.body.data[2].id, "mmsi-244000102");
       assert.equal(r.headers["x-credits-cost"], "1");
     });

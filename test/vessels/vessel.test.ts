@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { slugify } from "../../src/domain/pages/page-paths.ts";
 import { after, before, describe, it } from "node:test";
 import { ENGINES, get } from "../helpers/service.ts";
 import { importFile, importUkCsv, OFAC_2024_05_03, screenAll } from "../sanctions/helpers.ts";
@@ -58,7 +59,8 @@ for (const engine of ENGINES) {
       assert.equal(r.body.apiVersion, "preview");
       assert.equal(r.body.imo, row.imo);
       assert.equal(r.body.name, reports.at(-1)!.name);
-      assert.match(r.body.page, new RegExp(`/vessel/${row.imo}$`));
+      // The canonical page address: IMO, then the name as a slug.
+      assert.match(r.body.page, new RegExp(`/vessel/${row.imo}-${slugify(reports.at(-1)!.name)}$`));
       assert.equal(r.body.generatedAt, iso(now));
       assert.deepEqual(
         r.body.data.emissions,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { readCsv } from "./csv-reader.ts";
 import { readSource } from "./read-source.ts";
+import { nameSlug } from "../../domain/pages/page-paths.ts";
 
 /**
  * NOAA AWOIS wrecks (Automated Wreck and Obstruction Information System), US waters.
@@ -96,16 +97,6 @@ const SOUNDING_TYPES: Record<string, { unit: DepthUnit; wireDragClearance: boole
 
 const METRES_PER: Record<DepthUnit, number> = { feet: 0.3048, metres: 1, fathoms: 1.8288 };
 
-/** Lowercase ASCII words joined by hyphens: "B.F. MACOMBER" → "b-f-macomber". */
-export function slugify(value: string): string {
-  return value
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/&/g, " and ")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-}
 
 /**
  * HISTORY is free text from several decades of AWOIS. Older entries end wrapped lines
@@ -161,7 +152,7 @@ export function parseWrecks(bytes: Buffer): WreckRecord[] {
 
     const terms = field("VESSLTERMS").replace(/\s+/g, " ");
     const name = terms === "" || PLACEHOLDER_NAMES.has(terms.toUpperCase()) ? null : terms;
-    const nameSlug = name === null ? "" : slugify(name).slice(0, 60).replace(/-+$/, "");
+    const slug = nameSlug(name);
 
     const qualityRaw = field("GP_QUALITY");
     let positionQuality: PositionQuality | null = null;
@@ -194,7 +185,7 @@ export function parseWrecks(bytes: Buffer): WreckRecord[] {
 
     records.push({
       id,
-      slug: `${nameSlug || "wreck"}-${id}`,
+      slug: `${slug || "wreck"}-${id}`,
       name,
       featureType: field("FEATURE_TYPE") || null,
       lat,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { type MatchRank, matchesAt, normalizeName, TERM_LENGTH } from "../../domain/vessels/names.ts";
 import { NameIndex } from "../../domain/name-index.ts";
-import type { NameMatch, PortName, SearchStore, VisibleStations, WreckName } from "../../ports/vessels.ts";
+import type { NameMatch, PortName, SearchStore, VesselNameLink, VisibleStations, WreckName } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
 import { visibleFilter } from "./visible-filter.ts";
@@ -89,6 +89,23 @@ export class SqlSearchStore implements SearchStore {
       if ((seen.get(r.vessel_id) ?? -1) >= r.last_seen) continue;
       seen.set(r.vessel_id, r.last_seen);
       out.set(r.vessel_id, Number(r.value));
+    }
+    return out;
+  }
+
+  async namesOf(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, VesselNameLink[]>> {
+    const out = new Map<number, VesselNameLink[]>();
+    if (vesselIds.length === 0) return out;
+    const rows = await this.#dialect.prepared<{ vessel_id: number; name: string; source: string; station_id: number | null; first_seen: number; last_seen: number }>(
+      this.#db,
+      "mds_names_of",
+      sql`SELECT vessel_id, name, source, station_id, first_seen, last_seen FROM vessel_names
+        WHERE ${this.#dialect.anyOf("vessel_id", vesselIds)} AND ${visibleFilter(this.#dialect, visible)}`.compile(this.#db),
+    );
+    for (const r of rows) {
+      const list = out.get(r.vessel_id) ?? [];
+      list.push({ name: r.name, source: r.source, stationId: r.station_id, firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen) });
+      out.set(r.vessel_id, list);
     }
     return out;
   }

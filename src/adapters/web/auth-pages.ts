@@ -19,6 +19,7 @@ export function registerAuthPages(app: FastifyInstance, ctx: WebContext): void {
 Use it through the REST API, the MCP server at <code>/mcp</code>, or signed webhooks.</p>
 <ul>
 <li>${user ? html`<a href="/account">Your account</a>` : html`<a href="/login">Sign in</a>${ctx.signupOpen ? html` or <a href="/signup">create an account</a>` : ""}`}</li>
+<li><a href="/search">Search vessels, ports and flags</a></li>
 <li><a href="/docs/api">API documentation</a></li>
 <li><a href="/api/v1/openapi.json">OpenAPI description</a></li>
 </ul>`,

@@ -56,7 +56,7 @@ export function registerZonePages(app: FastifyInstance, ctx: WebContext): void {
     return sendPage(
       req,
       reply,
-      { title: "Zones and follows", current: "/account/zones", scripts: ["/vendor/leaflet/leaflet.js", "/vendor/terra-draw/terra-draw.umd.js", "/vendor/terra-draw-leaflet/terra-draw-leaflet-adapter.umd.js", "/assets/zone-map.js"], styles: ["/vendor/leaflet/leaflet.css"] },
+      { title: "Zones and follows", current: "/account/zones", scripts: ["/vendor/leaflet/leaflet.js", "/assets/basemap.js", "/vendor/terra-draw/terra-draw.umd.js", "/vendor/terra-draw-leaflet/terra-draw-leaflet-adapter.umd.js", "/assets/zone-map.js"], styles: ["/vendor/leaflet/leaflet.css"] },
       html`${flash("error", extra.error)}${flash("notice", extra.notice)}
 <h2>Add a zone</h2>
 <p>A vessel heard by your stations entering a zone raises an <code>alert.zone_enter</code> webhook.</p>

@@ -1,7 +1,10 @@
 import type { SourceRegistry } from "./source.ts";
 
-/** The uses a fact can be put to; each maps to a permission of its sources. */
-export type Use = "api" | "redistribution";
+/**
+ * The uses a fact can be put to; each maps to a permission of its sources. `web` is the
+ * service's own public pages: a source that does not say takes its `api` permission.
+ */
+export type Use = "api" | "web" | "redistribution";
 
 export interface RightsPrincipal {
   /** Commercial plans need every source to permit commercial use as well. */
@@ -10,7 +13,7 @@ export interface RightsPrincipal {
   accountId?: string | null;
 }
 
-export type DenialWhy = "unknown_source" | "no_api_use" | "no_redistribution" | "no_commercial_use";
+export type DenialWhy = "unknown_source" | "no_api_use" | "no_web_use" | "no_redistribution" | "no_commercial_use";
 
 export interface Decision {
   allowed: boolean;
@@ -29,7 +32,7 @@ export function decide(registry: SourceRegistry, sourceIds: readonly string[], p
     const source = registry.get(id);
     if (!source) denials.push({ source: id, why: "unknown_source" });
     else if (source.ownerAccountId !== undefined && source.ownerAccountId === principal.accountId) continue;
-    else if (!source.permissions.api) denials.push({ source: id, why: "no_api_use" });
+    else if (use === "web" ? !(source.permissions.web ?? source.permissions.api) : !source.permissions.api) denials.push({ source: id, why: use === "web" ? "no_web_use" : "no_api_use" });
     else if (use === "redistribution" && !source.permissions.redistribution) denials.push({ source: id, why: "no_redistribution" });
     else if (principal.commercialUse && !source.permissions.commercial) denials.push({ source: id, why: "no_commercial_use" });
   }

@@ -13,6 +13,8 @@ export const SourceSchema = z.object({
   permissions: z.object({
     /** May facts from it be served through this API at all. */
     api: z.boolean(),
+    /** May they be shown on the service's public pages; left out, the `api` permission decides. */
+    web: z.boolean().optional(),
     /** May they be pushed out of the service to third-party systems (webhook payloads). MCP answers are API answers: they use `api`. */
     redistribution: z.boolean(),
     /** May they be used on commercial plans. */

@@ -58,6 +58,8 @@ export interface FilterResult<T> {
 }
 
 export const WITHHELD_REASON_API = "source_not_licensed_for_api";
+/** The reason on the pages: the source does not permit its facts on the service's web pages. */
+export const WITHHELD_REASON_WEB = "source_not_licensed_for_web";
 
 /**
  * Walks a response tree, keeps each sourced part whose sources all permit the use, and

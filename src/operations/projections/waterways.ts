@@ -5,6 +5,7 @@ import type { Waterway } from "../../domain/derived/waterway.ts";
 import type { StoredCrossing } from "../../ports/derived.ts";
 import type { VisibleStations } from "../../ports/vessels.ts";
 import type { OperationContext } from "../operation.ts";
+import { waterwayPagePath } from "../../domain/pages/page-paths.ts";
 
 /** What the waterway list and the transit series share: identity, gate, counting and confidence. */
 
@@ -48,7 +49,7 @@ export function identityOf(ctx: OperationContext, w: Waterway) {
     name: w.name,
     portwatch: w.portwatch ? { id: w.id, name: w.name } : null,
     point: w.point,
-    page: `${ctx.baseUrl}/waterway/${w.id}-${w.slug}`,
+    page: `${ctx.baseUrl}${waterwayPagePath(w.id, w.slug)}`,
     gate: {
       type: "LineString" as const,
       coordinates: w.gate.line.map(([lon, lat]) => [lon, lat] as [number, number]),

@@ -1,10 +1,11 @@
 import { canonicalId, type EntityRef, parseCompanyImo, parseEntityId, parseLei, slugOf, strongestId } from "../../domain/companies/entity-id.ts";
 import type { OperationContext } from "../operation.ts";
 import { type Hit, nameMatch, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
+import { companyPagePath } from "../../domain/pages/page-paths.ts";
 
 function companyHit(ctx: OperationContext, id: string, name: string, source: string, match: Hit["match"], tier: Tier): PendingHit {
   return {
-    hit: { kind: "company", id, name, imo: null, mmsi: null, match, api: `${ctx.baseUrl}/api/v1/companies/${id}`, page: `${ctx.baseUrl}/company/${id}-${slugOf(name)}` },
+    hit: { kind: "company", id, name, imo: null, mmsi: null, match, api: `${ctx.baseUrl}/api/v1/companies/${id}`, page: `${ctx.baseUrl}${companyPagePath(id, slugOf(name))}` },
     sources: [source],
     section: "companies",
     tier,

@@ -1,6 +1,7 @@
 import { parseIso2 } from "../../domain/identifiers.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
 import { type Hit, nameTier, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
+import { flagPagePath } from "../../domain/pages/page-paths.ts";
 
 /** Flag registries by ISO code or by country name (whole, start, later word). */
 export const flagSearch: SearchSource = {
@@ -21,7 +22,7 @@ export const flagSearch: SearchSource = {
     return matches.map(
       (m): PendingHit => ({
         tier: m.tier,
-        hit: { kind: "flag", id: m.row.iso2, name: m.row.name, imo: null, mmsi: null, match: m.match, api: `${ctx.baseUrl}/api/v1/flags/${m.row.iso2}`, page: `${ctx.baseUrl}/flag/${m.row.iso2}` },
+        hit: { kind: "flag", id: m.row.iso2, name: m.row.name, imo: null, mmsi: null, match: m.match, api: `${ctx.baseUrl}/api/v1/flags/${m.row.iso2}`, page: `${ctx.baseUrl}${flagPagePath(m.row.iso2)}` },
         sources: ["iso3166"],
         section: "flags",
       }),

@@ -31,6 +31,8 @@ export interface PendingHit {
   sources: string[];
   section: string;
   tier: Tier;
+  /** A vessel hit's ship: its page link is finished from the ship's current name once hits are chosen. */
+  vesselId?: number;
 }
 
 /** The query as every source needs it. */

@@ -2,10 +2,11 @@ import { parseUnlocode } from "../../domain/identifiers.ts";
 import type { PortName } from "../../ports/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { type Hit, nameMatch, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
+import { portPagePath } from "../../domain/pages/page-paths.ts";
 
 function portHit(ctx: OperationContext, unlocode: string, name: string, match: Hit["match"], tier: Tier): PendingHit {
   return {
-    hit: { kind: "port", id: unlocode, name, imo: null, mmsi: null, match, api: `${ctx.baseUrl}/api/v1/ports/${unlocode}`, page: `${ctx.baseUrl}/port/${unlocode}` },
+    hit: { kind: "port", id: unlocode, name, imo: null, mmsi: null, match, api: `${ctx.baseUrl}/api/v1/ports/${unlocode}`, page: `${ctx.baseUrl}${portPagePath(unlocode)}` },
     sources: ["unlocode"],
     section: "ports",
     tier,

@@ -16,7 +16,8 @@ function bestName(r: VesselRecord): { name: string; source: string } | null {
 }
 
 function vesselHit(ctx: OperationContext, id: string, name: string, imo: number | null, mmsi: number | null, match: Hit["match"]): Hit {
-  return { kind: "vessel", id, name, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: `${ctx.baseUrl}/vessel/${id}` };
+  // `page` is finished in search.ts from the ship's current name (a hit may match a former one).
+  return { kind: "vessel", id, name, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: "" };
 }
 
 /**
@@ -42,7 +43,7 @@ async function identifierHit(ctx: OperationContext, q: string, compact: string, 
   // The hit ties the id asked to the other one (IMO to MMSI or back): the link's sources are behind it too.
   const link = current !== null && record.imo !== null ? linkSources(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
   const sources = [...new Set([...(name ? [name.source] : []), ...link])].sort();
-  return { hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0 };
+  return { hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0, vesselId: record.vesselId };
 }
 
 /**
@@ -68,7 +69,7 @@ export const vesselSearch: SearchSource = {
       // A ship's MMSI shown next to its IMO rests on the sources that linked them.
       const link = n.imo !== null && mmsi !== null ? linkSources(users.filter((u) => u.vesselId === n.vesselId && u.mmsi === mmsi).flatMap((u) => u.sources)) : [];
       const sources = [...new Set([n.source, ...link])].sort();
-      out.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources, section: "vessels", tier });
+      out.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources, section: "vessels", tier, vesselId: n.vesselId });
     }
     return out;
   },

@@ -1,5 +1,6 @@
 import type { WreckName } from "../../ports/vessels.ts";
 import { nameMatch, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
+import { wreckPagePath } from "../../domain/pages/page-paths.ts";
 
 /** AWOIS record numbers are at most five digits; longer numbers are IMOs and MMSIs. */
 const WRECK_ID = /^\d{1,6}$/;
@@ -19,7 +20,7 @@ export const wreckSearch: SearchSource = {
     found.push(...named.slice(0, limit));
     return found.map(
       ({ w, tier }): PendingHit => ({
-        hit: { kind: "wreck", id: String(w.id), name: w.name, imo: null, mmsi: null, match: tier === 0 ? "id" : nameMatch(tier), api: `${ctx.baseUrl}/api/v1/wrecks/${w.id}`, page: `${ctx.baseUrl}/wreck/${w.id}-${w.slug}` },
+        hit: { kind: "wreck", id: String(w.id), name: w.name, imo: null, mmsi: null, match: tier === 0 ? "id" : nameMatch(tier), api: `${ctx.baseUrl}/api/v1/wrecks/${w.id}`, page: `${ctx.baseUrl}${wreckPagePath(w.id, w.slug)}` },
         sources: [w.source],
         section: "wrecks",
         tier,

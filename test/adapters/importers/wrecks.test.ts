@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { loadBundledWrecks, parseWrecks, slugify, type WreckRecord } from "../../../src/adapters/importers/wrecks.ts";
+import { slugify } from "../../../src/domain/pages/page-paths.ts";
+import { loadBundledWrecks, parseWrecks, type WreckRecord } from "../../../src/adapters/importers/wrecks.ts";
 
 const DATASETS = fileURLToPath(new URL("../../../datasets/", import.meta.url));
 const wrecks = await loadBundledWrecks(DATASETS);

@@ -1,0 +1,11 @@
+import { flagPage } from "./flag-page.ts";
+import { portPage } from "./port-page.ts";
+import type { PublicPageKind } from "./public-page.ts";
+import { searchPage } from "./search-page.ts";
+import { vesselPage } from "./vessel-page.ts";
+import { wreckPage } from "./wreck-page.ts";
+
+/** Every kind of public page; a new kind (company, waterway) is one file and one line here. */
+export const PUBLIC_PAGES: readonly PublicPageKind[] = [vesselPage, portPage, flagPage, wreckPage, searchPage];
+
+export { registerPublicPages } from "./public-page.ts";

@@ -1,0 +1,144 @@
+import type { SourceRegistry } from "../../../domain/rights/source.ts";
+import type { WithheldEntry } from "../../../domain/rights/sourced.ts";
+import { type Html, html, raw } from "../../shared/html.ts";
+
+/** Pieces several public pages share: the withheld section, sources, facts lists, maps and charts. */
+
+/** The scripts and styles of a page with a map (Leaflet and the bundled land, all served here). */
+export const MAP_ASSETS = { scripts: ["/vendor/leaflet/leaflet.js", "/assets/basemap.js", "/assets/entity-map.js"], styles: ["/vendor/leaflet/leaflet.css"] };
+
+/** A fact or "not known": empty values are said plainly instead of leaving a blank. */
+export function orUnknown(v: string | number | null | undefined, unit = ""): string {
+  return v === null || v === undefined || v === "" ? "not known" : `${typeof v === "number" ? v.toLocaleString("en-GB") : v}${unit}`;
+}
+
+/** A definition list of the facts that are present (label, value). */
+export function facts(rows: [string, Html | string | number | null | undefined][]): Html {
+  return html`<dl>${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v === null || v === undefined || v === "" ? "not known" : v}</dd>`)}</dl>`;
+}
+
+/** "3 h 12 min ago", "2 days ago": how old a fact is, as of the page's rendering. */
+export function ageOf(iso: string, now: number): string {
+  const ms = Math.max(0, now - Date.parse(iso));
+  const min = Math.floor(ms / 60_000);
+  if (min < 1) return "less than a minute ago";
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return `${h} h ${min % 60} min ago`;
+  return `${Math.floor(h / 24)} days ago`;
+}
+
+export function utc(iso: string | null | undefined): string {
+  return iso ? iso.replace("T", " ").replace(/(:\d\d)(\.\d{3})?Z$/, "$1 UTC") : "not known";
+}
+
+/**
+ * Why a section is missing, in words: which source does not permit which use. The sources
+ * file says what each permits; a source it does not know permits nothing.
+ */
+function whyWithheld(registry: SourceRegistry, sourceId: string, commercialPlan: boolean): string {
+  const s = registry.get(sourceId);
+  if (!s) return "is not a source this service knows, so nothing from it is shown";
+  const p = s.permissions;
+  if (!(p.web ?? p.api)) return "does not permit showing its facts on web pages";
+  if (commercialPlan && !p.commercial) return "does not permit commercial use, which your plan includes";
+  return "does not permit this use";
+}
+
+/** Section names as the answers give them, in words for the page. */
+const SECTION_WORDS: Record<string, string> = {
+  identity: "Identity",
+  "identity.mmsiHistory": "MMSI history",
+  otherNames: "Other names",
+  particulars: "Particulars",
+  lastPosition: "Last position",
+  positions: "Track positions",
+  emissions: "Emissions",
+  sanctions: "Sanctions designations",
+  companies: "Companies",
+  coordinates: "Coordinates",
+  harbour: "Harbour facts",
+  history: "History",
+  depth: "Depth",
+  country: "Country",
+  mids: "Maritime Identification Digits",
+  flagOfConvenience: "Flag of convenience status",
+  vessels: "Vessels",
+  ports: "Ports",
+  flags: "Flags",
+};
+
+/**
+ * The withheld section: every part left out of this page, with each blocking source, what it
+ * does not permit, and how many rows where rows were counted. Always present, so a visitor
+ * can tell "nothing withheld" from "nothing known".
+ */
+export function withheldSection(all: readonly WithheldEntry[], registry: SourceRegistry, commercialPlan: boolean): Html {
+  // A page built from several answers may hear of one part twice (the vessel's identity from its page and its track): one line each.
+  const merged = new Map<string, WithheldEntry>();
+  for (const e of all) {
+    const key = `${e.section}\u0000${e.sources.join(",")}`;
+    const had = merged.get(key);
+    if (!had) merged.set(key, { ...e });
+    else if (e.rows !== undefined) had.rows = (had.rows ?? 0) + e.rows;
+  }
+  const entries = [...merged.values()];
+  if (entries.length === 0) return html`<section aria-labelledby="withheld-h"><h2 id="withheld-h">Withheld</h2><p id="withheld-none">Nothing on this page is withheld.</p></section>`;
+  return html`<section aria-labelledby="withheld-h" id="withheld"><h2 id="withheld-h">Withheld</h2>
+<p>Some facts are not shown here because their sources do not permit it.</p>
+<ul>${entries.map((e) => {
+    const what = SECTION_WORDS[e.section] ?? e.section;
+    const rows = e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "row" : "rows"})` : "";
+    return html`<li data-section="${e.section}"><strong>${what}</strong>${rows}: ${e.sources.map((s, i) => html`${i > 0 ? "; " : ""}source <code>${s}</code> ${whyWithheld(registry, s, commercialPlan)}`)}.</li>`;
+  })}</ul></section>`;
+}
+
+/** Attribution and licences of what the page shows, from the answers behind it. */
+export function sourcesSection(envelopes: readonly Record<string, unknown>[]): Html {
+  const attribution = [...new Set(envelopes.flatMap((e) => (e.attribution as string[] | undefined) ?? []))];
+  const license = [...new Set(envelopes.flatMap((e) => (e.license as string[] | undefined) ?? []))];
+  if (attribution.length === 0) return html``;
+  return html`<section aria-labelledby="sources-h"><h2 id="sources-h">Sources</h2><ul>${attribution.map((a) => html`<li>${a}</li>`)}</ul>
+<details><summary>Licences</summary><ul>${license.map((l) => html`<li>${l}</li>`)}</ul></details></section>`;
+}
+
+export function withheldOf(envelope: Record<string, unknown>): WithheldEntry[] {
+  return (envelope.withheld as WithheldEntry[] | undefined) ?? [];
+}
+
+/** What a map shows: a track (longitude, latitude pairs, oldest first) and points. */
+export interface MapContent {
+  track?: [number, number][];
+  points?: { lon: number; lat: number; label: string }[];
+}
+
+/**
+ * A map figure: the script draws it from the data attribute (same-origin land, no tiles).
+ * Without script the figure stays hidden and the page's tables say the same in text.
+ */
+export function mapFigure(id: string, content: MapContent, caption: string): Html {
+  return html`<figure class="map-figure entity-map" hidden id="${id}-figure" data-map="${JSON.stringify(content)}"><div id="${id}" class="map"></div><figcaption>${caption} Land: Made with Natural Earth.</figcaption></figure>`;
+}
+
+/**
+ * A small bar chart as inline SVG (no script, no chart library): one bar per year, the
+ * value written above it; the table beside it carries the same figures for screen readers.
+ */
+export function barChart(title: string, bars: { label: string; value: number | null }[], unit: string): Html {
+  const present = bars.filter((b) => b.value !== null) as { label: string; value: number }[];
+  if (present.length === 0) return html``;
+  const max = Math.max(...present.map((b) => b.value), 1);
+  const w = 64;
+  const h = 160;
+  const width = bars.length * w + 20;
+  const fmt = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000).toLocaleString("en-GB")}k` : Math.round(v).toLocaleString("en-GB"));
+  const id = `chart-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  const parts = bars.map((b, i) => {
+    const x = 10 + i * w;
+    if (b.value === null) return `<text x="${x + w / 2}" y="${h + 16}" text-anchor="middle">${b.label}</text><text x="${x + w / 2}" y="${h - 4}" text-anchor="middle">n/a</text>`;
+    const bh = Math.max(1, Math.round((b.value / max) * (h - 30)));
+    return `<rect x="${x + 8}" y="${h - bh}" width="${w - 16}" height="${bh}" class="bar"></rect><text x="${x + w / 2}" y="${h - bh - 4}" text-anchor="middle">${fmt(b.value)}</text><text x="${x + w / 2}" y="${h + 16}" text-anchor="middle">${b.label}</text>`;
+  });
+  // Labels are years and numbers formatted here: nothing from outside is written into the SVG unescaped.
+  return html`<svg class="chart" role="img" aria-labelledby="${id}" viewBox="0 0 ${width} ${h + 24}" width="${width}" height="${h + 24}"><title id="${id}">${title} (${unit})</title>${raw(parts.join(""))}</svg>`;
+}

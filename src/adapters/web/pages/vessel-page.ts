@@ -1,0 +1,177 @@
+import type { WithheldEntry } from "../../../domain/rights/sourced.ts";
+import { portPagePath } from "../../../domain/pages/page-paths.ts";
+import type { Operation } from "../../../operations/operation.ts";
+import { vesselsGet } from "../../../operations/vessels.get.ts";
+import { vesselsTrack } from "../../../operations/vessels.track.ts";
+import { type Html, html } from "../../shared/html.ts";
+import { ageOf, barChart, facts, MAP_ASSETS, mapFigure, orUnknown, sourcesSection, utc, withheldOf, withheldSection } from "./page-parts.ts";
+import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
+
+/** The vessel answer as the page reads it (the API's shape; withheld sections are null). */
+interface VesselData {
+  identity: { imo: number | null; mmsi: number | null; name: string | null; callsign: string | null; mmsiHistory: { mmsi: number; firstSeen: string; lastSeen: string; sources: string[] }[] } | null;
+  otherNames: { name: string; firstSeen: string; lastSeen: string; sources: string[] }[];
+  particulars: Record<string, unknown> | null;
+  lastPosition: { time: string; lat: number; lon: number; sog: number | null; cog: number | null; heading: number | null; navStatus: string; source: string } | null;
+  portCalls: { unlocode: string; arrival: string; departure: string | null; source: string }[];
+  emissions: { year: number; co2T: number | null; fuelT: number | null; timeAtSeaH: number | null }[] | null;
+  sanctions: { list: string; listName: string; recordId: string; name: string; program: string | null; listedAt: string | null; delistedAt: string | null; active: boolean; matchedOn: string; sourceUrl: string }[];
+  sanctionsCoverage: { list: string; listName: string; status: string; asOf: string | null }[];
+  companies: { role: string; name: string; sources: string[] }[];
+}
+interface TrackPoint {
+  time: string;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  source: string;
+}
+
+/** Hours of track a page shows: the day open to everyone, or the week the API allows at most when the plan has history. */
+const OPEN_HOURS = 24;
+const MAX_HOURS = 168;
+/** Track rows the page lists under the map (the newest); a day at the densest is 1,440 points. */
+const TABLE_ROWS = 100;
+
+/** `{imo}`, `{imo}-{slug}` or `mmsi-{mmsi}`: the API id, or null when the address is none of these. */
+function vesselIdOf(ref: string): string | null {
+  const mmsi = /^mmsi-(\d{9})$/i.exec(ref);
+  if (mmsi) return `mmsi-${mmsi[1]}`;
+  const imo = /^(\d{7})(?:-[a-z0-9-]*)?$/i.exec(ref);
+  return imo ? imo[1]! : null;
+}
+
+const PARTICULARS: [string, string, string][] = [
+  ["shipType", "Ship type", ""],
+  ["aisShipType", "AIS ship type code", ""],
+  ["lengthM", "Length", " m"],
+  ["beamM", "Beam", " m"],
+  ["draughtM", "Draught", " m"],
+  ["grossTons", "Gross tonnage", ""],
+  ["deadweightTons", "Deadweight", " t"],
+  ["yearBuilt", "Year built", ""],
+  ["portOfRegistry", "Port of registry", ""],
+];
+
+function identitySection(d: VesselData): Html {
+  const i = d.identity;
+  if (!i) return html`<h2>Identity</h2><p>Withheld (see below).</p>`;
+  return html`<h2>Identity</h2>${facts([
+    ["Name", i.name],
+    ["IMO number", i.imo === null ? null : String(i.imo)],
+    ["MMSI", i.mmsi === null ? null : String(i.mmsi).padStart(9, "0")],
+    ["Call sign", i.callsign],
+  ])}
+${i.mmsiHistory.length > 0
+  ? html`<table id="mmsi-history"><caption>MMSIs this ship used</caption><thead><tr><th scope="col">MMSI</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th></tr></thead>
+<tbody>${i.mmsiHistory.map((m) => html`<tr><td>${String(m.mmsi).padStart(9, "0")}</td><td>${utc(m.firstSeen)}</td><td>${utc(m.lastSeen)}</td><td>${m.sources.join(", ")}</td></tr>`)}</tbody></table>`
+  : ""}
+<h2>Other names</h2>
+${d.otherNames.length === 0
+  ? html`<p>No other names on record.</p>`
+  : html`<table id="other-names"><caption>Names this ship was known by</caption><thead><tr><th scope="col">Name</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th></tr></thead>
+<tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${utc(n.firstSeen)}</td><td>${utc(n.lastSeen)}</td><td>${n.sources.join(", ")}</td></tr>`)}</tbody></table>`}`;
+}
+
+function particularsSection(p: Record<string, unknown> | null, withheld: boolean): Html {
+  if (!p) return html`<h2>Particulars</h2><p>${withheld ? "Withheld (see below)." : "No particulars on record."}</p>`;
+  return html`<h2>Particulars</h2>${facts(PARTICULARS.map(([k, label, unit]) => [label, p[k] === null || p[k] === undefined ? null : orUnknown(p[k] as string | number, unit)]))}
+<p class="hint">Sources: ${((p.sources as string[]) ?? []).join(", ")}</p>`;
+}
+
+function positionSection(id: string, d: VesselData, track: TrackPoint[] | null, window: { from: string; to: string } | null, now: number, hours: number, withheld: ReadonlySet<string>): Html {
+  const lp = d.lastPosition;
+  const last = lp
+    ? html`<p id="last-position">Last heard <strong>${ageOf(lp.time, now)}</strong> (${utc(lp.time)}) at ${lp.lat.toFixed(4)}, ${lp.lon.toFixed(4)}; ${lp.sog === null ? "speed not known" : `${lp.sog} kn`}, ${lp.cog === null ? "course not known" : `course ${lp.cog}°`}, ${lp.navStatus}. Source: ${lp.source}.</p>`
+    : withheld.has("lastPosition")
+      ? html`<p id="last-position">The last position is withheld (see below).</p>`
+      : html`<p id="last-position">No position heard by stations whose data you may see.</p>`;
+  if (track === null) return html`<h2>Position and track</h2>${last}<p>The track could not be read right now.</p>`;
+  // Five decimals (about 1 m) are plenty for a drawing and keep a day of track light.
+  const r5 = (v: number) => Math.round(v * 1e5) / 1e5;
+  const content = { track: track.map((p): [number, number] => [r5(p.lon), r5(p.lat)]), points: lp ? [{ lon: lp.lon, lat: lp.lat, label: "Last position" }] : [] };
+  const listed = track.slice(-TABLE_ROWS).reverse();
+  const span = window ? `${utc(window.from)} to ${utc(window.to)}` : `the last ${hours} hours`;
+  return html`<h2>Position and track</h2>${last}
+${track.length === 0 && !lp
+  ? html`<p id="track-empty">No track in ${span}${withheld.has("positions") ? " that may be shown here; the positions are withheld (see below)" : ""}.</p>`
+  : html`${mapFigure("vessel-map", content, `Track over ${span}: ${track.length.toLocaleString("en-GB")} points${lp ? ", the last position marked" : ""}. The same positions are listed in the table below.`)}
+${track.length === 0 ? html`<p id="track-empty">No track in ${span}; the map shows the last position.</p>` : ""}
+<details><summary>Track positions (${listed.length < track.length ? `the latest ${listed.length} of ${track.length.toLocaleString("en-GB")}` : track.length})</summary><table id="track"><caption>Track over ${span}, newest first${listed.length < track.length ? html`; every point is in the <a href="/api/v1/vessels/${id}/track">track API</a>` : ""}</caption><thead><tr><th scope="col">Time</th><th scope="col">Latitude</th><th scope="col">Longitude</th><th scope="col">Speed (kn)</th><th scope="col">Source</th></tr></thead>
+<tbody>${listed.map((p) => html`<tr><td>${utc(p.time)}</td><td>${p.lat.toFixed(4)}</td><td>${p.lon.toFixed(4)}</td><td>${orUnknown(p.sog)}</td><td>${p.source}</td></tr>`)}</tbody></table></details>`}`;
+}
+
+function portCallsSection(calls: VesselData["portCalls"]): Html {
+  return html`<h2>Port calls</h2>${calls.length === 0
+    ? html`<p>No port calls on record.</p>`
+    : html`<table id="port-calls"><caption>Reported port calls</caption><thead><tr><th scope="col">Port</th><th scope="col">Arrival</th><th scope="col">Departure</th><th scope="col">Source</th></tr></thead>
+<tbody>${calls.map((c) => html`<tr><td><a href="${portPagePath(c.unlocode)}">${c.unlocode}</a></td><td>${utc(c.arrival)}</td><td>${utc(c.departure)}</td><td>${c.source}</td></tr>`)}</tbody></table>`}`;
+}
+
+function emissionsSection(e: VesselData["emissions"]): Html {
+  if (e === null) return html`<h2>Emissions</h2><p>Withheld (see below).</p>`;
+  if (e.length === 0) return html`<h2>Emissions</h2><p>No EU MRV emissions report on record.</p>`;
+  return html`<h2>Emissions</h2>
+${barChart("CO₂ emitted per year", e.map((r) => ({ label: String(r.year), value: r.co2T })), "tonnes")}
+<table id="emissions"><caption>EU MRV reports per year</caption><thead><tr><th scope="col">Year</th><th scope="col">CO₂ (t)</th><th scope="col">Fuel (t)</th><th scope="col">Time at sea (h)</th></tr></thead>
+<tbody>${e.map((r) => html`<tr><td>${r.year}</td><td>${orUnknown(r.co2T)}</td><td>${orUnknown(r.fuelT)}</td><td>${orUnknown(r.timeAtSeaH)}</td></tr>`)}</tbody></table>`;
+}
+
+function sanctionsSection(d: VesselData): Html {
+  const checked = d.sanctionsCoverage.filter((c) => c.status !== "missing");
+  const missing = d.sanctionsCoverage.filter((c) => c.status === "missing");
+  const extracts = d.sanctionsCoverage.filter((c) => c.status === "extract");
+  const listed = checked.map((c) => `${c.listName} (as of ${c.asOf}${c.status === "extract" ? ", an extract only" : c.status === "stale" ? ", not updated lately" : ""})`);
+  const coverage = html`<p class="hint" id="sanctions-coverage">${checked.length > 0 ? `Lists checked: ${listed.join("; ")}. ` : ""}${missing.length > 0 ? `Not checked (never loaded): ${missing.map((c) => c.listName).join("; ")}.` : ""}</p>`;
+  if (d.sanctions.length === 0) {
+    const clear = missing.length === 0 && extracts.length === 0 && checked.length > 0;
+    const said = checked.length === 0 ? "No sanctions list is loaded, so this ship was not checked." : clear ? "No designation of this ship on the lists checked." : "No designation found on the lists checked; not every list was checked in full, so this is not a clearance.";
+    return html`<h2>Sanctions</h2><p id="sanctions-none">${said}</p>${coverage}`;
+  }
+  return html`<h2>Sanctions</h2>
+<table id="sanctions"><caption>Sanctions designations</caption><thead><tr><th scope="col">List</th><th scope="col">Name listed</th><th scope="col">Programme</th><th scope="col">Listed</th><th scope="col">Status</th><th scope="col">Matched on</th><th scope="col">Source</th></tr></thead>
+<tbody>${d.sanctions.map((s) => html`<tr><td>${s.listName}</td><td>${s.name}</td><td>${orUnknown(s.program)}</td><td>${orUnknown(s.listedAt)}</td><td>${s.active ? "active" : `delisted ${s.delistedAt ?? ""}`}</td><td>${s.matchedOn.toUpperCase()}</td><td><a href="${s.sourceUrl}" rel="noopener">record ${s.recordId}</a></td></tr>`)}</tbody></table>
+${coverage}`;
+}
+
+function companiesSection(c: VesselData["companies"]): Html {
+  return html`<h2>Companies</h2>${c.length === 0
+    ? html`<p>No companies on record.</p>`
+    : html`<table id="companies"><caption>Companies linked to this ship</caption><thead><tr><th scope="col">Role</th><th scope="col">Name</th><th scope="col">Sources</th></tr></thead>
+<tbody>${c.map((x) => html`<tr><td>${x.role.replace(/_/g, " ")}</td><td>${x.name}</td><td>${x.sources.join(", ")}</td></tr>`)}</tbody></table>`}`;
+}
+
+export const vesselPage: PublicPageKind = {
+  routes: ["/vessel/:ref"],
+  async render(v: Visit): Promise<PageResult> {
+    const id = vesselIdOf(v.params.ref ?? "");
+    if (!id) return { kind: "problem", status: 404, title: "Not found", message: `${JSON.stringify(v.params.ref)} is not a vessel address: a vessel page is /vessel/{IMO number}-{name} or /vessel/mmsi-{9-digit MMSI}.` };
+    const r = await entityAnswer<VesselData>(v, vesselsGet as unknown as Operation, { id });
+    if (!r.ok) return r.result;
+    const top = r.top;
+
+    // A plan with history sees the week the API gives at most in one window; everyone else the open day.
+    const historyDays = v.principal.entitlements.historyDays;
+    const hours = historyDays === null || historyDays > 0 ? MAX_HOURS : OPEN_HOURS;
+    const t = await v.call<TrackPoint[]>(vesselsTrack as unknown as Operation, { params: { id }, query: { hours: String(hours) } });
+    const d = r.data;
+    const withheld: WithheldEntry[] = [...withheldOf(top), ...(t.ok ? withheldOf(t.envelope) : [])];
+    const name = (top.name as string | null) ?? (top.imo ? `IMO ${top.imo}` : `MMSI ${String(top.mmsi).padStart(9, "0")}`);
+    const window = t.ok ? (t.envelope.window as { from: string; to: string }) : null;
+    const now = v.ctx.clock.now();
+    return {
+      kind: "page",
+      options: { title: name, ...MAP_ASSETS },
+      body: html`<p class="hint">Vessel${top.imo ? ` · IMO ${top.imo}` : ""}${top.mmsi ? ` · MMSI ${String(top.mmsi).padStart(9, "0")}` : ""} · as of ${utc(String(top.generatedAt))} · <a href="/api/v1/vessels/${id}">as JSON</a></p>
+${identitySection(d)}
+${particularsSection(d.particulars, withheld.some((e) => e.section === "particulars"))}
+${positionSection(id, d, t.ok ? t.data : null, window, now, hours, new Set(withheld.map((e) => e.section)))}
+${portCallsSection(d.portCalls)}
+${emissionsSection(d.emissions)}
+${sanctionsSection(d)}
+${companiesSection(d.companies)}
+${withheldSection(withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection(t.ok ? [top, t.envelope] : [top])}`,
+    };
+  },
+};

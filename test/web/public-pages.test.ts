@@ -1,0 +1,229 @@
+/**
+ * The public pages over HTTP: canonical addresses and their redirects, 404 pages, ETags,
+ * every `page` link the API hands out opening as a page, tracks by the visitor's rights, and
+ * the `web` use of the sources file deciding what pages show.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { slugify } from "../../src/domain/pages/page-paths.ts";
+import { startTestService, type TestService } from "../helpers/service.ts";
+import { sourcesFile } from "../helpers/sources-file.ts";
+import { HOUR, identity, imoOf, MIN, station, used, writeTrack } from "../vessels/helpers.ts";
+import { hashPassword } from "../../src/adapters/web/password-hasher.ts";
+import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
+import { Browser, makeUser, PASSWORD } from "./helpers.ts";
+
+const SHARED_MMSI = 244_000_501;
+const PRIVATE_MMSI = 244_000_502;
+const SHARED_IMO = imoOf(500_501);
+const OWNER = "owner@example.test";
+
+/**
+ * A visitor's GET. The test clock stands still, so every request falls in one rate-limit
+ * second; each visit comes from an address of its own, as separate visitors would.
+ */
+let visitors = 0;
+const page = (t: TestService, url: string, headers: Record<string, string> = {}) => {
+  const n = ++visitors;
+  return t.service.app.inject({ method: "GET", url, headers, remoteAddress: `10.9.${(n >> 8) & 255}.${n & 255}` });
+};
+const main = (body: string) => body.slice(body.indexOf("<main"), body.indexOf("</main>"));
+/** The points the page's map draws, from its data attribute. */
+function mapTrack(body: string): [number, number][] {
+  const m = /data-map="([^"]*)"/.exec(body);
+  return m ? (JSON.parse(m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")) as { track: [number, number][] }).track : [];
+}
+
+describe("public pages", () => {
+  let t: TestService;
+  let emsaImo: number;
+  let emsaName: string;
+  before(async () => {
+    t = await startTestService();
+    const row = await t.service.store.db.selectFrom("vessel_emissions").select(["imo", "name"]).orderBy("imo").orderBy("year", "desc").limit(1).executeTakeFirstOrThrow();
+    emsaImo = row.imo;
+    emsaName = row.name;
+    const now = t.clock.now();
+    const shared = await station(t, "pro", true);
+    const priv = await station(t, "pro", false);
+    await identity(t, { stationId: shared.id, mmsi: SHARED_MMSI, imo: SHARED_IMO, name: "HEARD ÅLAND" });
+    // Two days of track: the open day and the day before, which only a plan with history sees.
+    await writeTrack(t, shared.id, SHARED_MMSI, now - 48 * HOUR, now, 10 * MIN);
+    await writeTrack(t, priv.id, PRIVATE_MMSI, now - 2 * HOUR, now, 10 * MIN);
+    // A person of the private station's account, who may see their own station's ships.
+    const users = new SqlUserStore(t.service.store.db, t.clock);
+    await users.createUser({ accountId: priv.accountId, email: OWNER, passwordHash: await hashPassword(PASSWORD) });
+  });
+  after(() => t.close());
+
+  it("each kind answers 200 text/html at its canonical address, and other forms of it redirect there (301)", async () => {
+    const slug = slugify(emsaName);
+    const cases: [string, string][] = [
+      [`/vessel/${emsaImo}`, `/vessel/${emsaImo}-${slug}`],
+      [`/vessel/${emsaImo}-not-its-name`, `/vessel/${emsaImo}-${slug}`],
+      [`/vessel/${SHARED_IMO}`, `/vessel/${SHARED_IMO}-heard-aland`],
+      ["/port/nlrtm", "/port/NLRTM"],
+      ["/flag/pa", "/flag/PA"],
+      ["/wreck/14296", "/wreck/14296-algeria"],
+      // The legacy `{slug}-{id}` form, and an outdated name before the id.
+      ["/wreck/algeria-14296", "/wreck/14296-algeria"],
+      ["/wreck/14296-old-name", "/wreck/14296-algeria"],
+    ];
+    for (const [from, to] of cases) {
+      const r = await page(t, from);
+      assert.equal(r.statusCode, 301, from);
+      assert.equal(r.headers.location, to, from);
+      const c = await page(t, to);
+      assert.equal(c.statusCode, 200, to);
+      assert.match(String(c.headers["content-type"]), /^text\/html/, to);
+    }
+    // The query string survives the redirect.
+    assert.equal((await page(t, "/port/nlrtm?x=1")).headers.location, "/port/NLRTM?x=1");
+    const s = await page(t, "/search?q=rotterdam");
+    assert.equal(s.statusCode, 200);
+    assert.match(main(s.body), /href="\/port\/NLRTM"/);
+  });
+
+  it("an unknown id or a malformed address is a 404 page in HTML, never a 500", async () => {
+    for (const url of ["/vessel/9999999", "/vessel/1234567", "/vessel/mmsi-999999999", "/port/ZZZZZ", "/flag/ZZ", "/wreck/99999999", "/vessel/abc", "/vessel/%00", "/vessel/%27%20OR%201=1", `/vessel/${"9".repeat(90)}`, "/port/..%2F..", "/flag/%E2%82%AC", "/wreck/-", `/wreck/${"a".repeat(90)}-99999999`]) {
+      const r = await page(t, url);
+      assert.equal(r.statusCode, 404, `${url}: ${r.body.slice(0, 200)}`);
+      assert.match(String(r.headers["content-type"]), /^text\/html/, url);
+      assert.match(main(r.body), /<h1>Not found<\/h1>/, url);
+    }
+    // An address longer than the router takes, or not valid escaped UTF-8, is refused before any page runs, with the reason.
+    for (const url of [`/vessel/${"9".repeat(500)}`, "/vessel/%C0%AF", "/port/%ZZ"]) {
+      const bad = await page(t, url);
+      assert.equal(bad.statusCode, 400, url);
+      assert.match(bad.body, /malformed/, url);
+    }
+    const short = await page(t, "/search?q=a");
+    assert.equal(short.statusCode, 400);
+    assert.match(main(short.body), /role="alert"[^>]*>Parameter `q` must be 2 to 100 characters/);
+  });
+
+  it("every `page` link the API hands out opens as a page at once (no redirect)", async () => {
+    const key = (await t.key("scale")).key;
+    const api = async (url: string) => {
+      const r = await t.service.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${key}` } });
+      assert.equal(r.statusCode, 200, `${url}: ${r.body}`);
+      return r.json() as Record<string, any>;
+    };
+    const links: string[] = [];
+    links.push((await api(`/api/v1/vessels/${emsaImo}`)).page, (await api(`/api/v1/vessels/${SHARED_IMO}`)).page, (await api(`/api/v1/vessels/mmsi-${SHARED_MMSI}`)).page);
+    links.push((await api("/api/v1/ports/NLRTM")).page, (await api("/api/v1/ports/NLRTM")).data.flag.page, (await api("/api/v1/flags/PA")).page, (await api("/api/v1/wrecks/algeria-14296")).page);
+    for (const q of ["rotterdam", "star", "panama", String(emsaImo), `mmsi-${SHARED_MMSI}`]) for (const h of (await api(`/api/v1/search?q=${q}`)).data.slice(0, 8)) links.push(h.page);
+    const kinds = new Set<string>();
+    for (const link of links.filter(Boolean)) {
+      const path = new URL(link).pathname;
+      kinds.add(path.split("/")[1]!);
+      const r = await page(t, path);
+      assert.equal(r.statusCode, 200, `${link} -> ${r.statusCode} ${r.headers.location ?? ""}`);
+      assert.match(String(r.headers["content-type"]), /^text\/html/);
+    }
+    assert.deepEqual([...kinds].sort(), ["flag", "port", "vessel", "wreck"]);
+  });
+
+  it("pages carry an ETag; asking again with it is a 304 without a body", async () => {
+    const first = await page(t, "/port/NLRTM");
+    const etag = String(first.headers.etag);
+    assert.match(etag, /^"[\w-]{27}"$/);
+    assert.equal(first.headers["cache-control"], "private, no-cache");
+    const again = await page(t, "/port/NLRTM", { "if-none-match": etag });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.body, "");
+    // Another page, or the same one changed (time moved: the last position's age), is sent in full.
+    assert.equal((await page(t, "/port/DEHAM", { "if-none-match": etag })).statusCode, 200);
+    const v = await page(t, `/vessel/${SHARED_IMO}-heard-aland`);
+    t.clock.t += 5 * MIN;
+    try {
+      const later = await page(t, `/vessel/${SHARED_IMO}-heard-aland`, { "if-none-match": String(v.headers.etag) });
+      assert.equal(later.statusCode, 200);
+      assert.notEqual(later.headers.etag, v.headers.etag);
+    } finally {
+      t.clock.t -= 5 * MIN;
+    }
+  });
+
+  it("an anonymous visitor sees the last 24 hours from shared stations; a private station's ship has no page for them", async () => {
+    const r = await page(t, `/vessel/${SHARED_IMO}-heard-aland`);
+    assert.equal(r.statusCode, 200);
+    const body = main(r.body);
+    assert.match(body, /Last heard <strong>/);
+    // 24 h of fixes every 10 minutes on the map; the table under it lists the newest 100.
+    const points = mapTrack(body).length;
+    assert.ok(points >= 140 && points <= 145, `${points} track points`);
+    assert.equal((body.match(/<tr><td>2026-/g) ?? []).length, 100);
+    assert.match(body, new RegExp(`the latest 100 of ${points}`));
+    assert.equal((await page(t, `/vessel/mmsi-${PRIVATE_MMSI}`)).statusCode, 404);
+  });
+
+  it("a signed-in visitor sees what their plan allows (a week of history, their own station), and page views cost no credits", async () => {
+    const b = new Browser(t);
+    await makeUser(t, "history@example.test", "pro");
+    await b.signIn("history@example.test");
+    const r = await b.get(`/vessel/${SHARED_IMO}-heard-aland`);
+    assert.equal(r.statusCode, 200);
+    const points = mapTrack(main(r.body)).length;
+    assert.ok(points >= 280, `${points} track points for a plan with history`);
+    const o = new Browser(t);
+    await o.signIn(OWNER);
+    const mine = await o.get(`/vessel/mmsi-${PRIVATE_MMSI}`);
+    assert.equal(mine.statusCode, 200);
+    assert.match(main(mine.body), /Last heard <strong>/);
+  });
+
+  it("the search page works for a visitor without an account, and its hits link to canonical pages", async () => {
+    const r = await page(t, "/search?q=heard");
+    assert.equal(r.statusCode, 200);
+    assert.match(main(r.body), new RegExp(`href="/vessel/${SHARED_IMO}-heard-aland"`));
+    const none = await page(t, "/search?q=zzzzqqqq");
+    assert.match(main(none.body), /Nothing found/);
+  });
+});
+
+describe("public pages: the sources file's `web` use", () => {
+  let t: TestService;
+  let sources: { path: string; remove: () => void };
+  let imo: number;
+  before(async () => {
+    // EMSA may be served by the API but not shown on pages; the ITF list the other way round.
+    sources = sourcesFile({ emsa_mrv: { web: false }, itf_foc: { web: true } });
+    t = await startTestService({ env: { SOURCES_FILE: sources.path } });
+    imo = (await t.service.store.db.selectFrom("vessel_emissions").select("imo").orderBy("imo").limit(1).executeTakeFirstOrThrow()).imo;
+  });
+  after(async () => {
+    await t.close();
+    sources.remove();
+  });
+
+  it("a source denying `web` is kept off the page, which says what is withheld and why; the API still serves it", async () => {
+    const r = await page(t, `/vessel/${imo}`);
+    // Its name came from EMSA only: the address carries no slug, since the slug would give the name away.
+    assert.equal(r.statusCode, 200, `${r.statusCode} ${r.headers.location ?? ""}`);
+    const body = main(r.body);
+    assert.doesNotMatch(body, /id="emissions"/);
+    assert.doesNotMatch(body, /class="chart"/);
+    assert.match(body, /<li data-section="emissions"><strong>Emissions<\/strong>: source <code>emsa_mrv<\/code> does not permit showing its facts on web pages\.<\/li>/);
+    assert.match(body, /<li data-section="particulars">/);
+    const api = (await t.service.app.inject({ method: "GET", url: `/api/v1/vessels/${imo}`, remoteAddress: "10.8.0.2" })).json() as Record<string, any>;
+    assert.ok(Array.isArray(api.data.emissions) && api.data.emissions.length > 0);
+    assert.equal(api.withheld.length, 0);
+  });
+
+  it("a source allowing `web` but not the API shows on pages only", async () => {
+    const r = await page(t, "/flag/PA");
+    assert.match(main(r.body), /id="foc"/);
+    const api = (await t.service.app.inject({ method: "GET", url: "/api/v1/flags/PA", remoteAddress: "10.8.0.1" })).json() as Record<string, any>;
+    assert.equal(api.data.flagOfConvenience, null, JSON.stringify(api));
+  });
+
+  it("a credit-charged account's page views cost no credits", async () => {
+    const { accountId, userId } = await makeUser(t, "credits@example.test", "plus");
+    const b = new Browser(t);
+    await b.signIn("credits@example.test");
+    assert.equal((await b.get("/port/NLRTM")).statusCode, 200);
+    assert.equal((await b.get("/search?q=rotterdam")).statusCode, 200);
+    assert.equal(await used(t, { accountId, keyId: `web:${userId}` }), 0);
+  });
+});
