@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { slugOf } from "../domain/companies/entity-id.ts";
 import { parseVesselId, type VesselId } from "../domain/identifiers.ts";
+import { companyPagePath } from "../domain/pages/page-paths.ts";
 import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
@@ -240,7 +241,7 @@ export const vesselsGet = defineOperation({
               entityId: c.entityId,
               evidence: c.link.evidence,
               api: `${ctx.baseUrl}/api/v1/companies/${c.entityId}`,
-              page: `${ctx.baseUrl}/company/${c.entityId}-${slugOf(c.name)}`,
+              page: `${ctx.baseUrl}${companyPagePath(c.entityId, slugOf(c.name))}`,
             },
             { countRows: true, leaf: true },
           ),
