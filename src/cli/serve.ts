@@ -6,29 +6,46 @@ import { SanctionsRefresher } from "../adapters/importers/sanctions-refresh.ts";
 import { bindPorts, buildServer } from "../compose/server.ts";
 import { openServices, type ServiceCore } from "../compose/services.ts";
 import { DATASETS_DIR, PROJECT_ROOT, type Service } from "../main.ts";
-import { parseCommandArgs } from "./arguments.ts";
+import { withJobLock } from "../adapters/storage/job-lock.ts";
+import { redisProbe, storageProbe } from "../adapters/storage/probes.ts";
+import { buildOpsServer } from "../compose/ops-server.ts";
+import { registerReadiness } from "../compose/readiness.ts";
+import { isRole, type Role, ROLE_PARTS, ROLES, runs } from "../compose/roles.ts";
+import { parseCommandArgs, str } from "./arguments.ts";
+import { CliError, EXIT_BAD_ARGUMENT } from "./cli-error.ts";
 import { loadConfig } from "./context.ts";
 import type { CliIo } from "./io.ts";
 import { untilSignal } from "./signals.ts";
 
 /**
- * `mds serve [--demo]`. The ports are bound first, so a busy one fails at once with one
- * line and nothing imported; then the bundled data missing from the store is imported
- * while the server answers (503 with Retry-After on /api and /mcp until it is done;
- * health, metrics, docs and station ingest answer at once). Background work (webhook
- * delivery, sanctions refresh, registry maintenance) starts once the data is in.
- * Resolves once listening; the process then runs until SIGINT or SIGTERM.
+ * `mds serve [--role api|ingest|worker|all] [--demo]`. The ports are bound first, so a
+ * busy one fails at once with one line and nothing imported; then the bundled data missing
+ * from the store is imported while the server answers (503 with Retry-After on /api and
+ * /mcp until it is done; health, metrics, docs and station ingest answer at once).
+ * Background work (webhook delivery, sanctions refresh, registry maintenance) starts once
+ * the data is in. What each role runs is the table in compose/roles.ts. Resolves once
+ * listening; the process then runs until SIGINT or SIGTERM, and stops gracefully: it
+ * reports not ready, stops accepting, finishes the requests and the ingest batch in hand
+ * and the webhook attempts it holds, writes buffered charges, then closes the stores.
  */
 export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
-  const { values } = parseCommandArgs("serve", argv, { demo: { type: "boolean", default: false } });
+  const { values } = parseCommandArgs("serve", argv, { demo: { type: "boolean", default: false }, role: { type: "string", default: "all" } });
+  const roleName = str(values, "role") ?? "all";
+  if (!isRole(roleName)) throw new CliError(`--role ${JSON.stringify(roleName)}: unknown role; use one of ${ROLES.join(", ")}`, EXIT_BAD_ARGUMENT);
+  const role: Role = roleName;
+  if (values.demo && role !== "all") throw new CliError(`--demo runs the whole service in one process; drop --role ${role} or --demo`, EXIT_BAD_ARGUMENT);
   // The demo opens sign-up unless SIGNUP says otherwise.
   const config = loadConfig(values.demo ? { ...io, env: { SIGNUP: "open", ...io.env } } : io);
   const core = await openServices(config);
-  const server = buildServer(core, { projectRoot: PROJECT_ROOT, ready: false });
-  const log = server.app.log;
+  const probes = [storageProbe(core.store.db), ...(config.redisUrl ? [redisProbe(config.redisUrl)] : [])];
+  let stopping = false;
+  const api = runs(role, "http-api");
+  const server = api ? buildServer(core, { projectRoot: PROJECT_ROOT, ready: false }) : { app: buildOpsServer(), gate: null };
+  registerReadiness(server.app, probes, server.gate, () => stopping);
+  const log = core.log;
   let ports: Awaited<ReturnType<typeof bindPorts>>;
   try {
-    ports = await bindPorts(core, server);
+    ports = await bindPorts(core, server, { listeners: runs(role, "station-listeners") });
   } catch (e) {
     await server.app.close();
     await core.close();
@@ -39,9 +56,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   // The demo's dated extracts, marked as extracts; plain `serve` never loads them.
   if (values.demo) await loadDemoSanctionsExtracts(core, PROJECT_ROOT);
   const base = config.baseUrl ?? ports.address;
-  io.out(`maritime-data-service listening on ${base}`);
-  io.out(`station ingest: tcp ${ports.tcpPort ?? "off"}, udp ${ports.udpPort ?? "off"}, http POST ${base}/ingest/nmea`);
-  io.out(`mcp: ${base}/mcp (Authorization: Bearer <API_KEY>)`);
+  io.out(`maritime-data-service (role ${role}: ${ROLE_PARTS[role].join(", ")}) listening on ${base}`);
+  if (runs(role, "station-listeners")) io.out(`station ingest: tcp ${ports.tcpPort ?? "off"}, udp ${ports.udpPort ?? "off"}${api ? `, http POST ${base}/ingest/nmea` : ""}`);
+  if (api) io.out(`mcp: ${base}/mcp (Authorization: Bearer <API_KEY>)`);
   if (demoSetup) {
     io.out(`sandbox key: ${demoSetup.sandboxKey}`);
     io.out(`try: curl -H "Authorization: Bearer ${demoSetup.sandboxKey}" "${base}/api/v1/ports?country=NL&limit=5"`);
@@ -49,26 +66,36 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
     io.out(`try: curl -H "Authorization: Bearer ${demoSetup.proKey}" "${base}/api/v1/me/feed?maxAge=5"`);
     io.out(`account pages: ${base}/login as ${demoSetup.user.email}, password ${demoSetup.user.password}`);
   }
-  // Loudly, one line per list that is missing, stale or only an extract: screening never calls a vessel clear against a list it lacks.
-  const sanctionsStates = await core.services.sanctions.listStates();
-  const now = core.services.clock.now();
-  for (const line of coverageStartLines(sanctionsStates.map((st) => listCoverage(st, now, core.config.sanctionsStaleDays)))) io.out(line);
+  if (api) {
+    // Loudly, one line per list that is missing, stale or only an extract: screening never calls a vessel clear against a list it lacks.
+    const sanctionsStates = await core.services.sanctions.listStates();
+    const now = core.services.clock.now();
+    for (const line of coverageStartLines(sanctionsStates.map((st) => listCoverage(st, now, core.config.sanctionsStaleDays)))) io.out(line);
+  }
   const simulator = demoSetup ? startDemoSimulator(core, demoSetup, ports.tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
-  let background: { refresher: SanctionsRefresher | null; maintenance: VesselMaintenance } | null = null;
+  let background: { refresher: SanctionsRefresher | null; maintenance: VesselMaintenance | null } | null = null;
   const stop = async () => {
+    stopping = true;
     await simulator?.stop();
-    await background?.refresher?.stop();
-    await background?.maintenance.stop();
+    // Stop accepting: the listeners close and their last batch is written; HTTP finishes the requests in hand.
+    await core.ingest.close();
     await server.app.close();
+    await background?.refresher?.stop();
+    await background?.maintenance?.stop();
+    // Finishes the webhook attempts it holds (their leases end with their outcome) and writes buffered charges.
     await core.close();
   };
   untilSignal(stop);
 
   void (async () => {
-    for (const r of await importMissingDatasets(service, { progress: io.stderrIsTTY })) log.info(`imported ${r.id}: ${r.rows} rows`);
-    server.gate.open();
-    log.info("ready: the bundled data is in; /api and /mcp answer");
-    background = startBackground(core, log);
+    if (runs(role, "import-data")) {
+      // One process imports; the others wait on the lock and then find the data in.
+      const imported = await withJobLock(core.store, "import-bundled-data", true, () => importMissingDatasets(service, { progress: io.stderrIsTTY }));
+      for (const r of imported ?? []) log.info(`imported ${r.id}: ${r.rows} rows`);
+    }
+    server.gate?.open();
+    if (api) log.info("ready: the bundled data is in; /api and /mcp answer");
+    background = startBackground(core, role, log);
   })().catch(async (e: unknown) => {
     io.err(`mds: importing the bundled data failed, stopping: ${e instanceof Error ? e.message : String(e)}`);
     await stop().catch(() => undefined);
@@ -76,14 +103,25 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   });
 }
 
-/** Webhook deliveries and sanctions alerts (zone alerts run on ingest already), the sanctions refresh and registry maintenance. */
-function startBackground(core: ServiceCore, log: Service["app"]["log"]) {
+/**
+ * The role's background parts: webhook deliveries and sanctions alerts (zone alerts run
+ * wherever positions are written), the sanctions refresh and registry maintenance.
+ */
+function startBackground(core: ServiceCore, role: Role, log: ServiceCore["log"]) {
+  if (runs(role, "deliveries")) core.webhooks.start();
+  if (!runs(role, "maintenance")) return { refresher: null, maintenance: null };
   // Off unless SANCTIONS_REFRESH_MINUTES is set; the first round runs in the background.
   const minutes = core.config.sanctionsRefreshMinutes;
   const refresher = minutes ? new SanctionsRefresher(core.services, { minutes, sources: core.config.sanctionsSources, log }) : null;
   void refresher?.start();
-  core.webhooks.start();
-  // Vessel registry refresh every minute, archive compaction every hour (first run after a minute).
-  const maintenance = new VesselMaintenance({ vessels: core.services.vessels, tracks: core.tracks, archive: core.archive, clock: core.services.clock, log });
+  // Vessel registry refresh every minute, archive compaction every hour (first run after a minute); one worker at a time runs each round.
+  const maintenance = new VesselMaintenance({
+    vessels: core.services.vessels,
+    tracks: core.tracks,
+    archive: core.archive,
+    clock: core.services.clock,
+    log,
+    exclusive: (job, run) => withJobLock(core.store, job, false, run),
+  });
   return { refresher, maintenance };
 }

@@ -169,6 +169,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     async close() {
       await ingest.close();
       await webhooks.close();
+      // Charges still held in memory (write-behind) reach the store before it closes.
+      await ledger.close?.();
       await limiter.close();
       await revocations.close();
       await archive.close();
