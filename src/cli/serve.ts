@@ -9,6 +9,7 @@ import { DATASETS_DIR, PROJECT_ROOT, type Service } from "../main.ts";
 import { withJobLock } from "../adapters/storage/job-lock.ts";
 import { redisProbe, storageProbe } from "../adapters/storage/probes.ts";
 import { buildOpsServer } from "../compose/ops-server.ts";
+import { startPartitionUpkeep } from "../compose/partition-upkeep.ts";
 import { registerReadiness } from "../compose/readiness.ts";
 import { isRole, type Role, ROLE_PARTS, ROLES, runs } from "../compose/roles.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
@@ -74,8 +75,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   }
   const simulator = demoSetup ? startDemoSimulator(core, demoSetup, ports.tcpPort, DATASETS_DIR, (m) => log.warn(m)) : null;
   let background: { refresher: SanctionsRefresher | null; maintenance: VesselMaintenance | null } | null = null;
+  // Processes that write positions or do upkeep make sure the days ahead have their partitions.
+  const stopUpkeep = runs(role, "station-listeners") || runs(role, "maintenance") ? startPartitionUpkeep(core) : () => {};
   const stop = async () => {
     stopping = true;
+    stopUpkeep();
     await simulator?.stop();
     // Stop accepting: the listeners close and their last batch is written; HTTP finishes the requests in hand.
     await core.ingest.close();

@@ -21,7 +21,7 @@ export async function runAsAccount<T = unknown>(
   input: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown } = {},
 ): Promise<PageOutcome<T>> {
   const account = await pipeline.services.accounts.getAccount(who.accountId);
-  const ent = entitlements(account?.webPlan ?? null, account?.apiPlan ?? null);
+  const ent = entitlements(account?.webPlan ?? null, account?.apiPlan ?? null, account?.deal);
   const principal: Principal = {
     kind: "key",
     keyId: `web:${who.userId}`,

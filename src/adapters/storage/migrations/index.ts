@@ -9,6 +9,7 @@ import { oauth } from "./0008-oauth.ts";
 import { wrecks } from "./0010-wrecks.ts";
 import { sanctionsExtracts } from "./0011-sanctions-extracts.ts";
 import { zoneState } from "./0012-zone-state.ts";
+import { scale } from "./0020-scale.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -27,5 +28,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0010_wrecks": wrecks(types),
     "0011_sanctions_extracts": sanctionsExtracts(),
     "0012_zone_state": zoneState(types),
+    "0020_scale": scale(types),
   };
 }
