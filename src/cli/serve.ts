@@ -113,6 +113,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
  */
 function startBackground(core: ServiceCore, role: Role, log: ServiceCore["log"]) {
   if (runs(role, "deliveries")) core.webhooks.start();
+  // Ingest processes learn zones made through the API processes, and evaluate what a stopped one left queued.
+  if (runs(role, "station-listeners")) core.webhooks.startZones();
   if (!runs(role, "maintenance")) return { refresher: null, maintenance: null };
   // Off unless SANCTIONS_REFRESH_MINUTES is set; the first round runs in the background.
   const minutes = core.config.sanctionsRefreshMinutes;
