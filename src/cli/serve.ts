@@ -11,6 +11,7 @@ import { redisProbe, storageProbe } from "../adapters/storage/probes.ts";
 import { buildOpsServer } from "../compose/ops-server.ts";
 import { startPartitionUpkeep } from "../compose/partition-upkeep.ts";
 import { registerReadiness } from "../compose/readiness.ts";
+import { ReadinessGate } from "../compose/readiness-gate.ts";
 import { isRole, type Role, ROLE_PARTS, ROLES, runs } from "../compose/roles.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError, EXIT_BAD_ARGUMENT } from "./cli-error.ts";
@@ -42,7 +43,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   let stopping = false;
   const api = runs(role, "http-api");
   const server = api ? buildServer(core, { projectRoot: PROJECT_ROOT, ready: false }) : { app: buildOpsServer(), gate: null };
-  registerReadiness(server.app, probes, server.gate, () => stopping);
+  // Processes that import the bundled data are not ready until it is in, whichever role they play.
+  const dataGate = server.gate ?? (runs(role, "import-data") ? new ReadinessGate(false) : null);
+  registerReadiness(server.app, probes, dataGate, () => stopping);
   const log = core.log;
   let ports: Awaited<ReturnType<typeof bindPorts>>;
   try {
@@ -97,10 +100,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
       const imported = await withJobLock(core.store, "import-bundled-data", true, () => importMissingDatasets(service, { progress: io.stderrIsTTY }));
       for (const r of imported ?? []) log.info(`imported ${r.id}: ${r.rows} rows`);
     }
-    server.gate?.open();
+    dataGate?.open();
     if (api) log.info("ready: the bundled data is in; /api and /mcp answer");
     background = startBackground(core, role, log);
   })().catch(async (e: unknown) => {
+    // Told to stop while importing: the stop closed the store under the import; that is no failure.
+    if (stopping) return;
     io.err(`mds: importing the bundled data failed, stopping: ${e instanceof Error ? e.message : String(e)}`);
     await stop().catch(() => undefined);
     process.exit(1);
