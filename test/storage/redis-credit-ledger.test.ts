@@ -5,23 +5,10 @@ import { Redis } from "ioredis";
 import { SqlCreditLedger } from "../../src/adapters/storage/credit-ledger.ts";
 import { RedisCreditLedger } from "../../src/adapters/storage/redis-credit-ledger.ts";
 import { AppError } from "../../src/domain/errors.ts";
+import { redisReachable, TEST_REDIS_URL } from "../helpers/redis.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on("error", () => {});
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 
 describe("credits in Redis, written behind to the store (several processes)", async () => {
   const reachable = await redisReachable();

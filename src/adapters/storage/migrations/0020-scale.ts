@@ -26,18 +26,9 @@ export function scale({ engine }: ColumnTypes): Migration {
 
       await sql`ALTER TABLE positions RENAME TO positions_unpartitioned`.execute(db);
       await sql`ALTER TABLE positions_unpartitioned RENAME CONSTRAINT positions_pk TO positions_unpartitioned_pk`.execute(db);
-      await sql`CREATE TABLE positions (
-        mmsi integer NOT NULL,
-        "time" bigint NOT NULL,
-        station_id integer NOT NULL,
-        lat double precision NOT NULL,
-        lon double precision NOT NULL,
-        sog real,
-        cog real,
-        heading smallint,
-        nav_status smallint,
-        CONSTRAINT positions_pk PRIMARY KEY (mmsi, "time", station_id) INCLUDE (lat, lon, sog, cog, heading, nav_status)
-      ) PARTITION BY RANGE ("time")`.execute(db);
+      // The same columns as before (0002), now split by time; the key and its covering columns are as before, per partition.
+      await sql`CREATE TABLE positions (LIKE positions_unpartitioned INCLUDING DEFAULTS) PARTITION BY RANGE ("time")`.execute(db);
+      await sql`ALTER TABLE positions ADD CONSTRAINT positions_pk PRIMARY KEY (mmsi, "time", station_id) INCLUDE (lat, lon, sog, cog, heading, nav_status)`.execute(db);
       await sql`CREATE TABLE positions_default PARTITION OF positions DEFAULT`.execute(db);
 
       const now = Date.now();
