@@ -9,9 +9,13 @@ import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
 import { parseConfig } from "../src/config.ts";
 import { createService, PROJECT_ROOT } from "../src/main.ts";
 
-const engine = process.argv[2] === "postgres" ? "postgres" : "sqlite";
+/** sqlite; postgres (credits charged in the database); postgres+redis (credits and rate limits in Redis, written behind). */
+const engine = process.argv[2] === "postgres" || process.argv[2] === "postgres+redis" ? process.argv[2] : "sqlite";
 const env: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: "silent", PORT: "0", DATA_DIR: mkdtempSync(join(tmpdir(), "mds-bench-")) };
 if (engine === "sqlite") delete env.DATABASE_URL;
+if (engine !== "postgres+redis") delete env.REDIS_URL;
+// Processes of one run share a Redis namespace (BENCH_REDIS_PREFIX), as the processes of one deployment do.
+else env.REDIS_PREFIX = process.env.BENCH_REDIS_PREFIX ?? `mds-bench-${process.pid}`;
 const service = await createService(parseConfig(env, PROJECT_ROOT));
 await importMissingDatasets(service, { progress: false });
 const account = await service.services.accounts.createAccount({ name: "bench", webPlan: null, apiPlan: "scale" });

@@ -1,7 +1,8 @@
 /**
  * GET /api/v1/ports/{unlocode} through the full pipeline (key, rate limit, credits,
  * rights, envelope) against bare node:http serving a static body of the same size,
- * side by side in one run, on SQLite and (with DATABASE_URL) PostgreSQL.
+ * side by side in one run, on SQLite and (with DATABASE_URL) PostgreSQL, and (with REDIS_URL
+ * too) PostgreSQL with the Redis credit ledger and rate limiter of a scaled deployment.
  *
  *   npx node bench/ports-pipeline.ts [seconds-per-round] [rounds]
  *
@@ -55,7 +56,9 @@ async function load(url: string, keys: string[] | null): Promise<Round> {
 
 const median = (xs: number[]) => percentile(xs, 50);
 
-const engines = process.env.DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+const available = process.env.DATABASE_URL ? ["sqlite", "postgres", ...(process.env.REDIS_URL ? ["postgres+redis"] : [])] : ["sqlite"];
+// BENCH_ENGINES=postgres,postgres+redis runs some of them.
+const engines = process.env.BENCH_ENGINES ? available.filter((e) => process.env.BENCH_ENGINES!.split(",").includes(e)) : available;
 const lines: string[] = [];
 for (const engine of engines) {
   const svc = await startChild("./pipeline-server.ts", [engine]);

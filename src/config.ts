@@ -95,6 +95,7 @@ const EnvSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   ARCHIVE_DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,64}$/, { error: "must be 1 to 64 letters, digits, _, : or -" }).default("mds"),
   BASE_URL: url(["http:", "https:"]).optional(),
   SOURCES_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"),
@@ -127,6 +128,8 @@ export interface Config {
   /** The position archive (older than 90 days) on PostgreSQL; unset: a second SQLite file, DATA_DIR/archive.sqlite. */
   archiveDatabaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Starts every Redis key of this deployment (credits, rate limits), so deployments can share one Redis. */
+  redisPrefix: string;
   /** Public base URL used in `next`, `api` and `page` links; defaults to http://HOST:PORT. */
   baseUrl: string | undefined;
   sourcesFile: string;
@@ -193,6 +196,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     databaseUrl: e.DATABASE_URL,
     archiveDatabaseUrl: e.ARCHIVE_DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     baseUrl: e.BASE_URL?.replace(/\/+$/, ""),
     sourcesFile: e.SOURCES_FILE ? resolve(e.SOURCES_FILE) : resolve(projectRoot, "config/sources.json"),
     logLevel: e.LOG_LEVEL,

@@ -1,6 +1,7 @@
 import { runAccountCommand } from "../adapters/webhooks/cli.ts";
-import { planSlot } from "../domain/plans.ts";
+import { type AccountDeal, entitlements, planSlot } from "../domain/plans.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
+import { CliError, EXIT_BAD_ARGUMENT } from "./cli-error.ts";
 import { withServices } from "./context.ts";
 import type { CliIo } from "./io.ts";
 import { planArgument } from "./plan-argument.ts";
@@ -23,5 +24,46 @@ export async function accountsCreate(argv: string[], io: CliIo): Promise<void> {
 export async function accountOperation(argv: string[], io: CliIo): Promise<void> {
   await withServices(io, async (s) => {
     await runAccountCommand(s.services, argv, io.out);
+  });
+}
+
+/** A whole number from `min` to `max`, or `plan` (back to what the plans give, null). */
+function allowanceArgument(option: string, value: string | undefined, min: number, max: number): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === "plan") return null;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new CliError(`--${option} ${JSON.stringify(value)}: must be a whole number from ${min} to ${max}, or "plan" for what the account's plans give`, EXIT_BAD_ARGUMENT);
+  }
+  return Number(value);
+}
+
+/**
+ * `mds accounts set <id> --monthly-credits <n> [--rate <per-second>]`: the account's own
+ * allowance, in place of the credits and rate its plans give (custom contracts; tests set
+ * exact balances with it). `plan` as a value goes back to the plans'. Running processes
+ * apply it once their cached copy of the key expires (about a second).
+ */
+export async function accountsSet(argv: string[], io: CliIo): Promise<void> {
+  const { values, rest } = parseCommandArgs("accounts set", argv, { "monthly-credits": { type: "string" }, rate: { type: "string" } });
+  const accountId = rest[0];
+  if (!accountId || rest.length > 1) throw new CliError(`mds accounts set: give one account id, then --monthly-credits <n> [--rate <per-second>]`);
+  const monthlyCredits = allowanceArgument("monthly-credits", str(values, "monthly-credits"), 0, 1_000_000_000_000);
+  const ratePerSecond = allowanceArgument("rate", str(values, "rate"), 1, 1_000_000);
+  if (monthlyCredits === undefined && ratePerSecond === undefined) throw new CliError(`mds accounts set ${accountId}: nothing to set; give --monthly-credits <n> and/or --rate <per-second>`);
+  await withServices(io, async (s) => {
+    const account = await s.services.accounts.getAccount(accountId);
+    if (!account) throw new CliError(`${accountId}: no such account`, EXIT_BAD_ARGUMENT);
+    const deal: AccountDeal = {
+      monthlyCredits: monthlyCredits === undefined ? account.deal.monthlyCredits : monthlyCredits,
+      ratePerSecond: ratePerSecond === undefined ? account.deal.ratePerSecond : ratePerSecond,
+    };
+    await s.services.accounts.setDeal(accountId, deal);
+    const ent = entitlements(account.webPlan, account.apiPlan, deal);
+    if (values.json) {
+      io.out(JSON.stringify({ id: accountId, deal, monthlyCredits: ent.monthlyCredits, ratePerSecond: ent.ratePerSecond }));
+    } else {
+      const whose = (own: number | null) => (own === null ? "from its plans" : "its own");
+      io.out(`${accountId}: ${ent.monthlyCredits} credits a month (${whose(deal.monthlyCredits)}), ${ent.ratePerSecond} requests a second (${whose(deal.ratePerSecond)})`);
+    }
   });
 }

@@ -1,5 +1,5 @@
 import { ACCOUNT_COMMANDS, isAccountCommand } from "../adapters/webhooks/cli.ts";
-import { accountOperation, accountsCreate } from "./accounts.ts";
+import { accountOperation, accountsCreate, accountsSet } from "./accounts.ts";
 import { CliError, toCliError } from "./cli-error.ts";
 import { feedsAdd, feedsList, feedsRemove } from "./feeds.ts";
 import { importCommand } from "./import.ts";
@@ -22,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   import: importCommand,
   "accounts create": accountsCreate,
+  "accounts set": accountsSet,
   "keys create": keysCreate,
   "keys revoke": keysRevoke,
   "keys list": keysList,
@@ -45,7 +46,7 @@ const COMMANDS: Record<string, Command> = {
 const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds", "derive", "sanctions"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name", "--from", "--to"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name", "--from", "--to", "--monthly-credits", "--rate", "--role"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

@@ -5,13 +5,17 @@ import { PLAN_IDS } from "../domain/plans.ts";
 
 export const USAGE = `usage: mds <command> [options]
 
-  serve [--demo]                         serve the API (imports bundled data into an empty store)
+  serve [--demo] [--role api|ingest|worker|all]
+                                         serve the API (imports bundled data into an empty store); a role runs one part
+                                         of the service (docs/deploy.md), all of it by default
   migrate                                bring the store's schema up to date
   import <dataset|all> [file|url]        import a dataset (${Object.keys(DATASETS).join(", ")})
   import sanctions <list> [file|dir|url ...] [--as-of yyyy-mm-dd] [--max-delisted-share 0..1]
   import sanctions --all                 re-import every list from its configured or official files
   sanctions status [--json]              per list: status, version, as-of date, last attempt, last success, vessels, source
   accounts create [--name N] [--plan P] [--json]
+  accounts set <id> --monthly-credits <n|plan> [--rate <per-second|plan>] [--json]
+                                         the account's own allowance, in place of its plans' credits and rate
   keys create --plan <tier> [--account <id>] [--name N] [--json]
   keys revoke <key-id>
   keys list --account <id> [--json]
@@ -39,5 +43,5 @@ ${USERS_USAGE}
 ${ACCOUNT_USAGE}
 
 plans: ${PLAN_IDS.join(", ")}
-environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH, SANCTIONS_FETCH_TIMEOUT_SECONDS, SANCTIONS_SOURCES,
+environment: PORT, HOST, DATA_DIR, DATABASE_URL, ARCHIVE_DATABASE_URL, REDIS_URL, REDIS_PREFIX, BASE_URL, SOURCES_FILE, LOG_LEVEL, SANCTIONS_REFRESH, SANCTIONS_FETCH_TIMEOUT_SECONDS, SANCTIONS_SOURCES,
   INGEST_TCP_PORT, INGEST_UDP_PORT, INGEST_PLAIN_PORTS, DIGITRAFFIC_USER, FEED_SILENT_MINUTES, DERIVED_FACTS`;

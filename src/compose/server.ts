@@ -95,8 +95,11 @@ export interface BoundPorts {
   udpPort: number | null;
 }
 
-/** Binds HTTP, then the station listeners; a failure names its setting, and the caller closes what was bound. */
-export async function bindPorts(core: ServiceCore, server: Server): Promise<BoundPorts> {
+/**
+ * Binds HTTP, then the station listeners (unless the process's role runs none); a failure
+ * names its setting, and the caller closes what was bound.
+ */
+export async function bindPorts(core: ServiceCore, server: Pick<Server, "app">, options: { listeners?: boolean } = {}): Promise<BoundPorts> {
   const { host, port, ingestTcpPort, ingestUdpPort } = core.config;
   let address: string;
   try {
@@ -104,6 +107,7 @@ export async function bindPorts(core: ServiceCore, server: Server): Promise<Boun
   } catch (e) {
     throw new BindError("PORT", host, port, e);
   }
+  if (options.listeners === false) return { address, tcpPort: null, udpPort: null };
   try {
     const tcpLimits = { maxConnections: core.config.ingestTcpMaxConnections, maxPerAddress: core.config.ingestTcpMaxPerAddress, idleTimeoutMs: core.config.ingestIdleTimeoutMs };
     if (ingestTcpPort !== null) await core.ingest.listen({ host, tcpPort: ingestTcpPort, udpPort: null, tcpLimits });

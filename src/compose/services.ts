@@ -17,6 +17,7 @@ import { SqlSessionStore } from "../adapters/storage/sessions-store.ts";
 import { SqlUserStore } from "../adapters/storage/users-store.ts";
 import { SqlCreditLedger } from "../adapters/storage/credit-ledger.ts";
 import { WriteBehindLedger } from "../adapters/storage/write-behind-ledger.ts";
+import { RedisCreditLedger } from "../adapters/storage/redis-credit-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "../adapters/storage/database.ts";
 import { SqlPositionStore } from "../adapters/storage/positions-store.ts";
 import { SqlDatasetLog, SqlFlagStore, SqlPortStore } from "../adapters/storage/reference-store.ts";
@@ -132,10 +133,15 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   let forgetKey: (keyId: string) => void = () => {};
   const revocations = keyRevocations({ redisUrl: config.redisUrl, forget: (keyId) => forgetKey(keyId), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") });
   const accounts = announcingRevocations(sqlAccounts, (keyId) => revocations.revoked(keyId));
-  const limiter = new FlexibleRateLimiter({ clock, redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix });
-  // SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
+  const limiter = new FlexibleRateLimiter({ clock, redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix ?? `${config.redisPrefix}:rl` });
+  // With Redis, every process charges one balance there, written behind to the store (docs/adr/0001-credit-ledger.md).
+  // Without: SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
   const sqlLedger = new SqlCreditLedger(store.counters, store.dialect);
-  const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
+  const ledger = config.redisUrl
+    ? new RedisCreditLedger({ redisUrl: config.redisUrl, store: sqlLedger, prefix: config.redisPrefix, onError: (err) => log.warn({ err }, "credit ledger: Redis error") })
+    : store.engine === "sqlite"
+      ? new WriteBehindLedger(sqlLedger)
+      : sqlLedger;
   // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.
   const webhookStore = new SqlWebhookStore(store.db, store.dialect, secretBox);
   // Shared stations' visible set is dropped at once when a station's sharing changes here.
@@ -241,6 +247,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       await identityLinker.drain();
       await derived?.idle();
       await webhooks.close();
+      // Charges still held in memory (write-behind) reach the store before it closes.
+      await ledger.close?.();
       await limiter.close();
       await revocations.close();
       await archive.close();

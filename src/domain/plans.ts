@@ -58,7 +58,29 @@ export interface Entitlements {
   commercialScope: CommercialScope;
 }
 
-export function entitlements(webPlan: PlanId | null, apiPlan: PlanId | null): Entitlements {
+/**
+ * An operator's own terms for one account (`mds accounts set`, custom contracts): when
+ * set, its monthly credits and rate per second are the account's allowance in place of
+ * what its plans give; everything else (features, history, rights) still comes from the
+ * plans. Null: the plans decide.
+ */
+export interface AccountDeal {
+  monthlyCredits: number | null;
+  ratePerSecond: number | null;
+}
+
+export const NO_DEAL: AccountDeal = { monthlyCredits: null, ratePerSecond: null };
+
+export function entitlements(webPlan: PlanId | null, apiPlan: PlanId | null, deal: AccountDeal = NO_DEAL): Entitlements {
+  const fromPlans = planEntitlements(webPlan, apiPlan);
+  return {
+    ...fromPlans,
+    monthlyCredits: deal.monthlyCredits ?? fromPlans.monthlyCredits,
+    ratePerSecond: deal.ratePerSecond ?? fromPlans.ratePerSecond,
+  };
+}
+
+function planEntitlements(webPlan: PlanId | null, apiPlan: PlanId | null): Entitlements {
   const held = [webPlan, apiPlan].filter((p): p is PlanId => p !== null).map((p) => PLANS[p]);
   if (held.length === 0) held.push(PLANS.sandbox);
   const higher = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.max(a, b));

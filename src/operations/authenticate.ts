@@ -90,7 +90,7 @@ export class KeyAuthenticator implements Authenticator {
       subject: `key:${record.keyId}`,
       keyId: record.keyId,
       accountId: record.accountId,
-      entitlements: entitlements(record.webPlan, record.apiPlan),
+      entitlements: entitlements(record.webPlan, record.apiPlan, record.deal),
       clientAddress,
     };
   }

@@ -1,10 +1,12 @@
-import type { PlanId } from "../domain/plans.ts";
+import type { AccountDeal, PlanId } from "../domain/plans.ts";
 
 export interface Account {
   id: string;
   name: string;
   webPlan: PlanId | null;
   apiPlan: PlanId | null;
+  /** The operator's own allowance for this account, in place of the plans' credits and rate. */
+  deal: AccountDeal;
   createdAt: number;
 }
 
@@ -15,6 +17,7 @@ export interface KeyPrincipalRecord {
   revoked: boolean;
   webPlan: PlanId | null;
   apiPlan: PlanId | null;
+  deal: AccountDeal;
 }
 
 export interface CreatedKey {
@@ -40,6 +43,8 @@ export interface AccountStore {
   getAccount(id: string): Promise<Account | null>;
   findAccountByName(name: string): Promise<Account | null>;
   setPlan(accountId: string, slot: "web" | "api", plan: PlanId | null): Promise<void>;
+  /** Sets the account's own allowance; a null field goes back to what the plans give. False: no such account. */
+  setDeal(accountId: string, deal: AccountDeal): Promise<boolean>;
   createKey(accountId: string, name?: string): Promise<CreatedKey>;
   listKeys(accountId: string): Promise<KeyListing[]>;
   /** Looks a key up by the SHA-256 of its text. */

@@ -87,6 +87,12 @@ export interface ZoneCommit {
   alerts: NewAlert[];
   save: ZonePresence[];
   forget: { accountId: string; mmsi: number }[];
+  /**
+   * The state version the evaluation started from (`stateVersion()` read before
+   * `presence()`). The commit is refused when another process committed since: its trackers
+   * were stale, and an entry it missed could be raised again from a later fix.
+   */
+  version: number;
 }
 
 /**
@@ -98,6 +104,8 @@ export interface ZoneStateStore {
   queued(limit: number): Promise<QueuedFix[]>;
   /** Every saved vessel state. */
   presence(): Promise<ZonePresence[]>;
+  /** A number every consumed commit raises by one: read it before `presence()`. */
+  stateVersion(): Promise<number>;
   /**
    * Removes the page from the queue and records its alerts and state changes in one
    * transaction. `consumed` is false, and nothing is written, when the page is no longer

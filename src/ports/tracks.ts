@@ -44,6 +44,24 @@ export interface RecentPositions {
   oldest(mmsi: number, before: number, limit: number): Promise<StoredFix[]>;
   /** Deletes the vessel's fixes up to and including (time, stationId); returns how many. */
   deleteThrough(mmsi: number, time: number, stationId: number): Promise<number>;
+  /** Where positions are kept in time partitions (PostgreSQL): compaction archives and drops whole old ones. */
+  readonly partitions?: TimePartitions | null;
+}
+
+/** One time partition of the recent positions: rows with `from <= time < to`. */
+export interface TimePartition {
+  name: string;
+  from: number;
+  to: number;
+}
+
+/** Recent positions split by time: whole partitions are read through and dropped instead of deleting rows. */
+export interface TimePartitions {
+  /** Partitions whose every row is older than `cutoff`, oldest first. */
+  before(cutoff: number): Promise<TimePartition[]>;
+  /** Up to `limit` rows after the key (mmsi, time, station), in that key order. */
+  rows(partition: TimePartition, after: { mmsi: number; time: number; stationId: number } | null, limit: number): Promise<StoredFix[]>;
+  drop(partition: TimePartition): Promise<void>;
 }
 
 export interface ArchiveRange {

@@ -1,25 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { Redis } from "ioredis";
 import { parseConfig } from "../../src/config.ts";
 import { createService, PROJECT_ROOT, type Service } from "../../src/main.ts";
 import { KEY_CACHE_TTL_MS } from "../../src/operations/authenticate.ts";
+import { redisReachable, TEST_REDIS_URL } from "../helpers/redis.ts";
 import { startTestService, TestClock, type TestService } from "../helpers/service.ts";
 
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on("error", () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === "PONG";
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 
 async function usageStatus(s: Service, key: string): Promise<{ status: number; code: string | undefined }> {
   const res = await s.app.inject({ method: "GET", url: "/api/v1/usage", headers: { authorization: `Bearer ${key}` } });

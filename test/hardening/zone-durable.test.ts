@@ -117,6 +117,31 @@ for (const engine of ENGINES) {
       assert.equal(await entries(230100001), 1, "exactly once");
     });
 
+    it("two ingest processes hearing the same vessel raise its entry once", async () => {
+      const { t, ingest, reopen, entries } = await setup();
+      const a = t.service;
+      const b = await reopen();
+      // Both processes hear the vessel outside: each holds it outside in its trackers.
+      await ingest(a, [[230300001, OUT]]);
+      await a.webhooks.zones!.idle();
+      await ingest(b, [[230300001, OUT]]);
+      await b.webhooks.zones!.idle();
+      // A hears it enter; then B, whose trackers still hold it outside, hears it inside.
+      await ingest(a, [
+        [230300001, IN],
+        [230300001, IN],
+      ]);
+      await a.webhooks.zones!.idle();
+      assert.equal(await entries(230300001), 1);
+      await ingest(b, [
+        [230300001, IN],
+        [230300001, IN],
+      ]);
+      await b.webhooks.zones!.idle();
+      await a.webhooks.zones!.poll();
+      assert.equal(await entries(230300001), 1, "the second process evaluates on the first one's state, not its own stale copy");
+    });
+
     it("which vessel is inside which zone survives a restart", async () => {
       const { t, ingest, reopen, entries } = await setup();
       // Before the restart: 230200001 enters (one alert); 230200002 is heard outside.

@@ -1,5 +1,5 @@
 import { ARCHIVE_SLOT_MS, archiveBoundary } from "../../domain/tracks/window.ts";
-import type { ArchivePoint, ArchiveStore, RecentPositions, StoredFix } from "../../ports/tracks.ts";
+import type { ArchivePoint, ArchiveStore, RecentPositions, StoredFix, TimePartitions } from "../../ports/tracks.ts";
 
 export interface CompactionReport {
   /** Vessels whose old fixes were moved. */
@@ -8,6 +8,8 @@ export interface CompactionReport {
   fixes: number;
   /** Points written to the archive (one per vessel, station and 10-minute slot). */
   points: number;
+  /** Time partitions read through and dropped whole (PostgreSQL). */
+  partitions: number;
   /** Everything before this time (epoch ms) is in the archive now. */
   cutoff: number;
   ms: number;
@@ -28,6 +30,33 @@ export function downsample(fixes: readonly StoredFix[]): ArchivePoint[] {
 }
 
 /**
+ * Each partition older than the cutoff: read through in key order, downsampled into the
+ * archive, then dropped. A run stopped before the drop leaves the partition, and the next
+ * run writes the same slots again (the archive keeps one point per slot), so nothing is
+ * lost or doubled.
+ */
+async function compactPartitions(partitions: TimePartitions, archive: ArchiveStore, cutoff: number, report: CompactionReport, signal: AbortSignal | undefined): Promise<void> {
+  for (const partition of await partitions.before(cutoff)) {
+    if (signal?.aborted) return;
+    let after: { mmsi: number; time: number; stationId: number } | null = null;
+    for (;;) {
+      const fixes = await partitions.rows(partition, after, READ_CHUNK);
+      if (fixes.length === 0) break;
+      const points = downsample(fixes);
+      await archive.upsert(points);
+      report.fixes += fixes.length;
+      report.points += points.length;
+      const last = fixes.at(-1)!;
+      after = { mmsi: last.mmsi, time: last.time, stationId: last.stationId };
+      if (fixes.length < READ_CHUNK) break;
+      if (signal?.aborted) return;
+    }
+    await partitions.drop(partition);
+    report.partitions++;
+  }
+}
+
+/**
  * Moves every fix older than 90 days (to the start of its 10-minute slot) from the main
  * store to the archive, downsampled. Per vessel and chunk: write the archive first, then
  * delete what was written from the main store. A run that stops between the two leaves
@@ -39,7 +68,10 @@ export async function compact(tracks: RecentPositions, archive: ArchiveStore, no
   const started = performance.now();
   // Whole slots only: a slot is never split between the two stores.
   const cutoff = Math.floor(archiveBoundary(now) / ARCHIVE_SLOT_MS) * ARCHIVE_SLOT_MS;
-  const report: CompactionReport = { vessels: 0, fixes: 0, points: 0, cutoff, ms: 0 };
+  const report: CompactionReport = { vessels: 0, fixes: 0, points: 0, partitions: 0, cutoff, ms: 0 };
+  // Whole partitions first: archived, then dropped, with no row deleted one by one.
+  if (tracks.partitions) await compactPartitions(tracks.partitions, archive, cutoff, report, options.signal);
+  // What is left: the partition holding the cutoff, and rows outside every partition.
   for (const mmsi of await tracks.mmsis()) {
     if (options.signal?.aborted) break;
     let moved = false;

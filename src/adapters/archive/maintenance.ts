@@ -30,7 +30,18 @@ export class VesselMaintenance {
   #refreshing = false;
   #compacting = false;
 
-  readonly deps: { vessels: VesselStore; tracks: RecentPositions; archive: ArchiveStore; clock: Clock; log: Log };
+  readonly deps: {
+    vessels: VesselStore;
+    tracks: RecentPositions;
+    archive: ArchiveStore;
+    clock: Clock;
+    log: Log;
+    /**
+     * Runs a job unless another process of the deployment is running it (resolving to null
+     * then): with several workers on one database, each round runs once. One process: runs it.
+     */
+    exclusive?: <T>(job: string, run: () => Promise<T>) => Promise<T | null>;
+  };
 
   constructor(deps: VesselMaintenance["deps"], options: MaintenanceOptions = {}) {
     this.deps = deps;
@@ -48,12 +59,16 @@ export class VesselMaintenance {
     void p.finally(() => this.#running.delete(p));
   }
 
+  #exclusive<T>(job: string, run: () => Promise<T>): Promise<T | null> {
+    return this.deps.exclusive ? this.deps.exclusive(job, run) : run();
+  }
+
   async refresh(): Promise<void> {
     if (this.#refreshing) return;
     this.#refreshing = true;
     try {
-      const r = await this.deps.vessels.refresh(this.deps.clock.now());
-      if (r.aisIdentities + r.sanctionsDesignations > 0) this.deps.log.info({ registry: r }, "vessel registry refreshed");
+      const r = await this.#exclusive("registry-refresh", () => this.deps.vessels.refresh(this.deps.clock.now()));
+      if (r && r.aisIdentities + r.sanctionsDesignations > 0) this.deps.log.info({ registry: r }, "vessel registry refreshed");
     } catch (err) {
       this.deps.log.error({ err }, "vessel registry refresh failed; the next one retries");
     } finally {
@@ -65,8 +80,8 @@ export class VesselMaintenance {
     if (this.#compacting) return;
     this.#compacting = true;
     try {
-      const r = await compact(this.deps.tracks, this.deps.archive, this.deps.clock.now(), { signal: this.#abort.signal });
-      if (r.fixes > 0) this.deps.log.info({ compaction: r }, "positions older than 90 days moved to the archive");
+      const r = await this.#exclusive("archive-compaction", () => compact(this.deps.tracks, this.deps.archive, this.deps.clock.now(), { signal: this.#abort.signal }));
+      if (r && r.fixes > 0) this.deps.log.info({ compaction: r }, "positions older than 90 days moved to the archive");
     } catch (err) {
       this.deps.log.error({ err }, "archive compaction failed; nothing was deleted that is not archived, the next run retries");
     } finally {

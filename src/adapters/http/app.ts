@@ -64,7 +64,7 @@ export const HTTP_LIMITS: HttpLimits = {
 };
 
 /** Paths that build no links and must answer whoever probes them by whatever name (health checks, scrapers); /mcp checks hosts itself. */
-const HOST_CHECK_EXEMPT = /^\/(healthz|metrics|mcp)(?:[/?]|$)/;
+const HOST_CHECK_EXEMPT = /^\/(healthz|readyz|metrics|mcp)(?:[/?]|$)/;
 
 /** The host name of a Host header, without its port, lower-cased ("[::1]" keeps its brackets). */
 function hostName(header: string | undefined): string {

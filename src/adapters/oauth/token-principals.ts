@@ -28,7 +28,7 @@ export class OAuthPrincipals implements TokenVerifier {
       subject: `grant:${verified.grantId}`,
       grantId: verified.grantId,
       accountId: account.id,
-      entitlements: entitlements(account.webPlan, account.apiPlan),
+      entitlements: entitlements(account.webPlan, account.apiPlan, account.deal),
       clientAddress,
     };
   }

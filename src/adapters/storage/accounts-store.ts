@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { isPlanId, type PlanId } from "../../domain/plans.ts";
+import { type AccountDeal, isPlanId, type PlanId } from "../../domain/plans.ts";
 import { hashSecret, newId, newSecret } from "../../domain/secrets.ts";
 import type { Account, AccountStore, CreatedKey, KeyListing, KeyPrincipalRecord } from "../../ports/accounts.ts";
 import type { Clock } from "../../ports/clock.ts";
@@ -7,8 +7,13 @@ import type { AccountsTable, Database } from "./schema.ts";
 
 const plan = (v: string | null): PlanId | null => (v !== null && isPlanId(v) ? v : null);
 
+const dealOf = (r: Pick<AccountsTable, "monthly_credits" | "rate_per_second">): AccountDeal => ({
+  monthlyCredits: r.monthly_credits === null ? null : Number(r.monthly_credits),
+  ratePerSecond: r.rate_per_second === null ? null : Number(r.rate_per_second),
+});
+
 function toAccount(r: AccountsTable): Account {
-  return { id: r.id, name: r.name, webPlan: plan(r.web_plan), apiPlan: plan(r.api_plan), createdAt: r.created_at };
+  return { id: r.id, name: r.name, webPlan: plan(r.web_plan), apiPlan: plan(r.api_plan), deal: dealOf(r), createdAt: r.created_at };
 }
 
 export class SqlAccountStore implements AccountStore {
@@ -21,7 +26,7 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async createAccount(input: { name: string; webPlan: PlanId | null; apiPlan: PlanId | null }): Promise<Account> {
-    const row: AccountsTable = { id: newId("acc"), name: input.name, web_plan: input.webPlan, api_plan: input.apiPlan, created_at: this.#clock.now() };
+    const row: AccountsTable = { id: newId("acc"), name: input.name, web_plan: input.webPlan, api_plan: input.apiPlan, created_at: this.#clock.now(), monthly_credits: null, rate_per_second: null };
     await this.#db.insertInto("accounts").values(row).execute();
     return toAccount(row);
   }
@@ -40,6 +45,11 @@ export class SqlAccountStore implements AccountStore {
     const q = this.#db.updateTable("accounts").where("id", "=", accountId);
     const r = await (slot === "web" ? q.set({ web_plan: planId }) : q.set({ api_plan: planId })).executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw new Error(`no account ${accountId}`);
+  }
+
+  async setDeal(accountId: string, deal: AccountDeal): Promise<boolean> {
+    const r = await this.#db.updateTable("accounts").set({ monthly_credits: deal.monthlyCredits, rate_per_second: deal.ratePerSecond }).where("id", "=", accountId).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async createKey(accountId: string, name?: string): Promise<CreatedKey> {
@@ -62,11 +72,11 @@ export class SqlAccountStore implements AccountStore {
     const r = await this.#db
       .selectFrom("api_keys")
       .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-      .select(["api_keys.id as keyId", "api_keys.hash", "api_keys.account_id as accountId", "api_keys.revoked_at", "accounts.web_plan", "accounts.api_plan"])
+      .select(["api_keys.id as keyId", "api_keys.hash", "api_keys.account_id as accountId", "api_keys.revoked_at", "accounts.web_plan", "accounts.api_plan", "accounts.monthly_credits", "accounts.rate_per_second"])
       .where("api_keys.hash", "=", hash)
       .executeTakeFirst();
     if (!r) return null;
-    return { keyId: r.keyId, accountId: r.accountId, revoked: r.revoked_at !== null, webPlan: plan(r.web_plan), apiPlan: plan(r.api_plan) };
+    return { keyId: r.keyId, accountId: r.accountId, revoked: r.revoked_at !== null, webPlan: plan(r.web_plan), apiPlan: plan(r.api_plan), deal: dealOf(r) };
   }
 
   async recordKeyUse(keyId: string, at: number): Promise<void> {

@@ -72,6 +72,9 @@ export interface AccountsTable {
   web_plan: string | null;
   api_plan: string | null;
   created_at: number;
+  /** `mds accounts set` (migration 0020): the account's own monthly credits and rate, null: its plans'. */
+  monthly_credits: number | null;
+  rate_per_second: number | null;
 }
 
 export interface ApiKeysTable {

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { bucketCount } from "../../domain/tracks/window.ts";
 import type { BucketQuery, RecentPositions, StoredFix, TrackPoint, TrackStore } from "../../ports/tracks.ts";
+import { PositionPartitions } from "./position-partitions.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database, PositionsTable } from "./schema.ts";
 
@@ -34,9 +35,13 @@ export class SqlTrackStore implements TrackStore, RecentPositions {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 
+  /** PostgreSQL keeps positions in daily partitions (migration 0020); SQLite in one table. */
+  readonly partitions: PositionPartitions | null;
+
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
     this.#dialect = dialect;
+    this.partitions = dialect.engine === "postgres" ? new PositionPartitions(db as unknown as Kysely<unknown>) : null;
   }
 
   async lastPerBucket(q: BucketQuery): Promise<TrackPoint[]> {

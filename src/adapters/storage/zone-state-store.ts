@@ -10,6 +10,9 @@ const CHUNK = 500;
 
 const PRESENCE_CONFLICT = `ON CONFLICT (account_id, mmsi) DO UPDATE SET last_time = excluded.last_time, last_seen = excluded.last_seen, zones = excluded.zones`;
 
+/** The `alert_cursors` row counting the zone state's commits. */
+const ZONE_STATE_VERSION = "zone_state_version";
+
 /** Thrown inside the commit transaction to roll it back when the page changed under it. */
 class PageTaken extends Error {}
 
@@ -45,12 +48,27 @@ export class SqlZoneStateStore implements ZoneStateStore {
     }));
   }
 
+  async stateVersion(): Promise<number> {
+    await this.#db.insertInto("alert_cursors").values({ name: ZONE_STATE_VERSION, value: 0 }).onConflict((oc) => oc.column("name").doNothing()).execute();
+    const r = await this.#db.selectFrom("alert_cursors").select("value").where("name", "=", ZONE_STATE_VERSION).executeTakeFirstOrThrow();
+    return Number(r.value);
+  }
+
   async commit(page: ZoneCommit, now: number): Promise<{ consumed: boolean; alerts: number; deliveries: number }> {
     try {
       return await this.#db.transaction().execute(async (trx) => {
         // The delete is the cursor move: it must take exactly the rows evaluated. More (a
         // fix committed late inside the range) or fewer (another process drained them) and
         // the page is evaluated again from fresh state.
+        // Evaluated on the latest state, or not at all: with several ingest processes, one
+        // that read the state before another's commit would miss that commit's entries.
+        const moved = await trx
+          .updateTable("alert_cursors")
+          .set({ value: page.version + 1 })
+          .where("name", "=", ZONE_STATE_VERSION)
+          .where("value", "=", page.version)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new PageTaken();
         if (page.count > 0) {
           const gone = await trx.deleteFrom("zone_feed").where("id", ">=", page.first).where("id", "<=", page.last).executeTakeFirst();
           if (Number(gone.numDeletedRows) !== page.count) throw new PageTaken();

@@ -36,7 +36,7 @@ export interface Who {
 
 async function accountPrincipal(pipeline: Pipeline, who: Who): Promise<Principal> {
   const account = await pipeline.services.accounts.getAccount(who.accountId);
-  const ent = entitlements(account?.webPlan ?? null, account?.apiPlan ?? null);
+  const ent = entitlements(account?.webPlan ?? null, account?.apiPlan ?? null, account?.deal);
   return {
     kind: "key",
     keyId: `web:${who.userId}`,

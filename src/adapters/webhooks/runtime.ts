@@ -19,11 +19,20 @@ export interface WebhooksOptions {
   worker?: Partial<Omit<WorkerOptions, "userAgent">>;
   /** How often `serve` reads new sanctions events (ms). */
   sanctionsPollMs?: number;
+  /** How often `serve` re-reads the zones, for those made or deleted through another process (ms). */
+  zoneRefreshMs?: number;
   /** How often `serve` looks for queued fixes no wake-up announced (ms): those of a stopped ingest process. */
   zoneQueuePollMs?: number;
   /** "Send test event" per account and minute: it makes the service send a request to a URL of the caller's choosing. */
   testEventsPerMinute?: number;
 }
+
+/**
+ * Zones made through an API process reach the ingest processes' index within this long. Until
+ * then their fixes are not queued for a zone they do not know; one read of every zone per
+ * interval and process is cheap beside the positions.
+ */
+const ZONE_REFRESH_MS = 15_000;
 
 interface Log {
   warn(obj: object, msg: string): void;
@@ -107,7 +116,7 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
     }
   }
 
-  /** `serve`: the delivery worker and the sanctions reader run in the background. */
+  /** `serve`: the delivery worker and the sanctions reader run in the background, and the zone upkeep (startZones). */
   start(): void {
     if (this.#started) return;
     this.#started = true;
@@ -122,10 +131,19 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
         });
     };
     tick();
-    // Zones changed by API processes other than this one reach this index within a minute.
-    this.#zonesTimer = setInterval(() => void this.zones?.refresh(), 60_000);
+    this.startZones();
+  }
+
+  /**
+   * Zone upkeep of a process that writes positions or evaluates them (`serve --role ingest`
+   * and the workers): zones made or deleted through another process reach this one's index
+   * within `zoneRefreshMs`, and fixes queued by an ingest process that stopped before
+   * evaluating them are evaluated here.
+   */
+  startZones(): void {
+    if (this.#zonesTimer) return;
+    this.#zonesTimer = setInterval(() => void this.zones?.refresh(), this.#options.zoneRefreshMs ?? ZONE_REFRESH_MS);
     this.#zonesTimer.unref();
-    // Fixes queued by an ingest process that stopped before evaluating them.
     this.#zoneQueueTimer = setInterval(() => void this.zones?.poll(), this.#options.zoneQueuePollMs ?? 10_000);
     this.#zoneQueueTimer.unref();
   }

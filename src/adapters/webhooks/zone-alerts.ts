@@ -56,6 +56,8 @@ export class ZoneAlerts {
   #loaded: Promise<void> | null = null;
   /** The trackers hold the saved state (false at start and after a commit failed or was refused). */
   #stateLoaded = false;
+  /** The saved state's version the trackers hold (stateVersion()). */
+  #stateVersion = 0;
   /** A drain is queued and has not started: wake-ups until then join it. */
   #drainQueued: Promise<void> | null = null;
   #lastPrune = 0;
@@ -173,19 +175,22 @@ export class ZoneAlerts {
           for (const v of c.save) save.push({ accountId, ...v });
           for (const mmsi of c.forget) forget.push({ accountId, mmsi });
         }
-        r = await this.#d.zoneState.commit({ first: page[0]!.id, last: page[page.length - 1]!.id, count: page.length, alerts, save, forget }, now);
+        r = await this.#d.zoneState.commit({ first: page[0]!.id, last: page[page.length - 1]!.id, count: page.length, alerts, save, forget, version: this.#stateVersion }, now);
       } catch (e) {
         this.#stateLoaded = false;
         throw e;
       }
       // Refused: the page changed under this evaluation; read state and queue again.
       if (!r.consumed) this.#stateLoaded = false;
+      else this.#stateVersion++;
       if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
     }
   }
 
   /** Replaces the trackers by the saved state, keeping only zones that still exist. */
   async #loadState(): Promise<void> {
+    // The version first: a commit landing between the two reads makes ours refused, never stale.
+    this.#stateVersion = await this.#d.zoneState.stateVersion();
     const saved = await this.#d.zoneState.presence();
     this.#trackers.clear();
     for (const p of saved) {

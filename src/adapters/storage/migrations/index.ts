@@ -16,6 +16,7 @@ import { feeds } from "./0016-feeds.ts";
 import { stationReceivers } from "./0017-station-receivers.ts";
 import { stationUdpKey } from "./0018-station-udp-key.ts";
 import { derivedFacts } from "./0019-derived-facts.ts";
+import { scale } from "./0020-scale.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -41,5 +42,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0017_station_receivers": stationReceivers(),
     "0018_station_udp_key": stationUdpKey(),
     "0019_derived_facts": derivedFacts(types),
+    "0020_scale": scale(types),
   };
 }

@@ -1,0 +1,290 @@
+/**
+ * The multi-process run of CI (issue 19): one PostgreSQL database and one Redis namespace,
+ * fresh per run, served by three API processes, one ingest process and two workers, each
+ * `mds serve --role ...` as an operator starts them. It checks, and exits 1 on any miss:
+ *
+ *   1. 200 concurrent paid calls spread over the three API processes, on an account with
+ *      50 credits: exactly 50 succeed, the rest are 402, and the database learns 50.
+ *   2. A key's rate limit holds across the three: no one-second window lets more through
+ *      than the key's rate.
+ *   3. `kill -9` under load, of an API process, the ingest process and a worker, each in
+ *      turn: every call answered 200 is charged; every station line acknowledged is
+ *      stored; every vessel that enters the zone raises exactly one alert, and every alert
+ *      event reaches a delivery attempt (by the surviving worker when its holder died).
+ *
+ *   DATABASE_URL=postgres://... REDIS_URL=redis://... node scripts/multiprocess.ts
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { Agent, request } from "undici";
+import { PROJECT_ROOT } from "../src/main.ts";
+import { type ServeProcess, startServe, waitForStatus } from "../test/helpers/serve-process.ts";
+import { positionLines, sendStationLines } from "../test/helpers/station-sender.ts";
+
+const ADMIN = process.env.DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+if (!ADMIN || !REDIS_URL) {
+  process.stderr.write("multiprocess: set DATABASE_URL and REDIS_URL (PostgreSQL and Redis to run on)\n");
+  process.exit(1);
+}
+
+// The calls' own connections, idle ones closed before the server's keep-alive timeout (5 s)
+// does: a call is never written on a connection the server is closing, which would read as lost.
+const newAgent = () => new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000, connections: 256 });
+let agent = newAgent();
+/** The `mds` commands run synchronously and stall this process's timers: start each part on new connections. */
+async function freshConnections(): Promise<void> {
+  await agent.close();
+  agent = newAgent();
+}
+
+const started = Date.now();
+const say = (line: string) => process.stdout.write(`multiprocess ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s  ${line}\n`);
+
+const run = randomBytes(5).toString("hex");
+const dbName = `mds_mp_${run}`;
+const dataDir = mkdtempSync(join(tmpdir(), "mds-mp-"));
+const dbUrl = new URL(ADMIN);
+dbUrl.pathname = `/${dbName}`;
+const env: Record<string, string> = {
+  DATABASE_URL: dbUrl.toString(),
+  REDIS_URL,
+  // Its own Redis namespace: CI runs on a shared Redis.
+  REDIS_PREFIX: `mds-mp-${run}`,
+  DATA_DIR: dataDir,
+  // Every process seals and opens webhook secrets with one key.
+  SECRETS_KEY: randomBytes(32).toString("base64"),
+  LOG_LEVEL: "warn",
+};
+
+function mds(args: string[]): string {
+  return execFileSync(process.execPath, [join(PROJECT_ROOT, "bin/mds.ts"), ...args], { env: { ...process.env, ...env }, encoding: "utf8" }).trim();
+}
+
+const procs = new Set<ServeProcess>();
+async function serve(role: string): Promise<ServeProcess> {
+  const p = await startServe(["--role", role], env, 240_000);
+  procs.add(p);
+  void p.exited.then(() => procs.delete(p));
+  return p;
+}
+async function kill9(p: ServeProcess): Promise<void> {
+  p.child.kill("SIGKILL");
+  await p.exited;
+}
+
+const admin = new pg.Client({ connectionString: ADMIN });
+let lastFetchError = "";
+let db: pg.Pool | null = null;
+
+async function main(): Promise<void> {
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  mds(["migrate"]);
+  db = new pg.Pool({ connectionString: env.DATABASE_URL, max: 2 });
+  db.on("error", () => undefined);
+
+  // Workers first: one imports the bundled data, the other waits on the job lock.
+  say("starting 2 workers, 1 ingest and 3 API processes");
+  const workers = await Promise.all([serve("worker"), serve("worker")]);
+  let ingest = await serve("ingest");
+  const apis = await Promise.all([serve("api"), serve("api"), serve("api")]);
+  for (const p of [...workers, ingest, ...apis]) await waitForStatus(`${p.base}/readyz`, 200, 240_000);
+  say(`all six ready: api ${apis.map((a) => a.base).join(" ")}`);
+
+  // 1. Exact credits across the three API processes.
+  const paid = JSON.parse(mds(["keys", "create", "--plan", "developer", "--json"])) as { key: string; account: string };
+  mds(["accounts", "set", paid.account, "--monthly-credits", "50", "--rate", "100000"]);
+  const call = (base: string, key: string) =>
+    request(`${base}/api/v1/ports?country=NL&limit=1`, { dispatcher: agent, headers: { authorization: `Bearer ${key}` } }).then(
+      async (r) => {
+        await r.body.arrayBuffer();
+        return r.statusCode;
+      },
+      (e: unknown) => {
+        lastFetchError = String(e);
+        return 0;
+      },
+    );
+  await freshConnections();
+  const statuses = await Promise.all(Array.from({ length: 200 }, (_, i) => call(apis[i % 3]!.base, paid.key)));
+  const tally = (list: number[]) => list.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+  say(`200 concurrent paid calls on 50 credits: ${JSON.stringify(tally(statuses))}${lastFetchError ? ` (${lastFetchError})` : ""}`);
+  assert.equal(statuses.filter((s) => s === 200).length, 50, "exactly 50 successes");
+  assert.equal(statuses.filter((s) => s === 402).length, 150, "the other 150 are credits_exhausted");
+  await waitFor(async () => (await usedInDatabase(paid.account)) === 50, 5_000, "the database learns the 50 credits");
+
+  // 2. One key's rate limit across the three processes.
+  const limited = JSON.parse(mds(["keys", "create", "--plan", "developer", "--json"])) as { key: string; account: string };
+  mds(["accounts", "set", limited.account, "--monthly-credits", "100000", "--rate", "5"]);
+  await freshConnections();
+  const sent: { second: number; status: number }[] = [];
+  await Promise.all(
+    Array.from({ length: 60 }, async (_, i) => {
+      const status = await call(apis[i % 3]!.base, limited.key);
+      sent.push({ second: Math.floor(Date.now() / 1000), status });
+    }),
+  );
+  const ok = sent.filter((s) => s.status === 200);
+  const windows = new Set(sent.map((s) => s.second)).size;
+  say(`60 concurrent calls at 5/s over ${windows} second(s): ${JSON.stringify(tally(sent.map((s) => s.status)))}${lastFetchError ? ` (${lastFetchError})` : ""}`);
+  // A window is Redis's second, not the client's: a burst can touch one more window than the client saw.
+  assert.ok(ok.length <= 5 * (windows + 1), `${ok.length} successes in ${windows} second(s) at 5/s`);
+  assert.ok(ok.length < 15, "fewer than three processes' own limits would let through");
+  assert.ok(sent.some((s) => s.status === 429), "the rest are rate_limited");
+  assert.ok(sent.every((s) => s.status === 200 || s.status === 429), "every call answered: allowed or rate_limited");
+
+  // 3. kill -9 under load.
+  const pro = JSON.parse(mds(["keys", "create", "--plan", "pro", "--json"])) as { key: string; account: string };
+  mds(["accounts", "set", pro.account, "--rate", "100000"]);
+  const station = JSON.parse(mds(["stations", "create", "--account", pro.account, "--name", "roof", "--json"])) as { secret: string };
+  const auth = { authorization: `Bearer ${pro.key}`, "content-type": "application/json" };
+  const zone = await fetch(`${apis[0]!.base}/api/v1/account/zones`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ name: "Harbour", geometry: { type: "Polygon", coordinates: [[[4.0, 52.0], [4.2, 52.0], [4.2, 52.2], [4.0, 52.2], [4.0, 52.0]]] } }),
+  });
+  assert.ok(zone.ok, await zone.text());
+  const hook = await fetch(`${apis[1]!.base}/api/v1/account/webhooks`, { method: "POST", headers: auth, body: JSON.stringify({ url: "https://hooks.invalid.example/mds" }) });
+  assert.ok(hook.ok, await hook.text());
+  // The ingest and worker processes re-read zones every 15 s; wait until the zone is theirs.
+  await new Promise((r) => setTimeout(r, 17_000));
+
+  await freshConnections();
+  // Paid load on all three API processes while processes are killed.
+  const load = { ok: 0, cut: 0, other: [] as number[], stop: false };
+  const loader = (async () => {
+    let i = 0;
+    while (!load.stop) {
+      const alive = apis.filter((a) => procs.has(a));
+      const batch = await Promise.all(Array.from({ length: 12 }, () => call(alive[i++ % alive.length]!.base, pro.key)));
+      for (const s of batch) {
+        if (s === 200) load.ok++;
+        else if (s === 0) load.cut++;
+        else load.other.push(s);
+      }
+    }
+  })();
+
+  // Vessels that enter the zone: two fixes outside, then two inside, sent as a station does, in rounds.
+  const vessels = Array.from({ length: 60 }, (_, i) => 245_000_000 + i);
+  let t = Date.now() - 60 * 60_000;
+  const rounds = [
+    positionLines(vessels, (t += 10_000), { lat: 52.1, lon: 3.9 }),
+    positionLines(vessels, (t += 10_000), { lat: 52.1, lon: 3.9 }),
+    positionLines(vessels, (t += 10_000), { lat: 52.1, lon: 4.1 }),
+    positionLines(vessels, (t += 10_000), { lat: 52.1, lon: 4.1 }),
+  ];
+  let acknowledged = 0;
+  const sendRound = async (lines: string[]) => {
+    // Resend from the first line not acknowledged, to whichever ingest process is up.
+    let done = 0;
+    while (done < lines.length) {
+      const acked = await sendStationLines(ingest.tcpPort!, station.secret, lines.slice(done));
+      done += acked;
+      if (acked === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    acknowledged += lines.length;
+  };
+  await sendRound(rounds[0]!);
+  await sendRound(rounds[1]!);
+
+  say("kill -9: one API process under paid load");
+  await kill9(apis[2]!);
+  apis[2] = await serve("api");
+  await waitForStatus(`${apis[2]!.base}/readyz`, 200, 120_000);
+
+  say("kill -9: the ingest process, between and during rounds");
+  const third = sendRound(rounds[2]!);
+  await kill9(ingest);
+  ingest = await serve("ingest");
+  await third;
+  await sendRound(rounds[3]!);
+
+  say("kill -9: a worker");
+  await kill9(workers[0]!);
+  workers[0] = await serve("worker");
+
+  load.stop = true;
+  await loader;
+  say(`paid calls under kills: ${load.ok} answered 200, ${load.cut} cut off by a kill, other answers ${JSON.stringify(tally(load.other))}`);
+
+  // Every acknowledged station line is stored.
+  const stored = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM positions WHERE mmsi BETWEEN 245000000 AND 245000059`);
+  say(`station lines acknowledged ${acknowledged}, stored ${stored.rows[0]!.n}`);
+  assert.equal(stored.rows[0]!.n, acknowledged, "every acknowledged line is stored, each once");
+
+  // Every 200 was charged; no more than the calls cut off by a kill were charged unanswered.
+  await waitFor(async () => (await usedInDatabase(pro.account)) >= load.ok, 10_000, "the database learns every answered charge");
+  const charged = await usedInDatabase(pro.account);
+  say(`credits charged ${charged} for ${load.ok} answered calls`);
+  assert.ok(charged >= load.ok, "every answered call is charged");
+  assert.ok(charged - load.ok <= load.cut, "charged and not answered: only calls cut off by the kill");
+
+  // Each vessel entered once: one alert each, and each alert's event attempted.
+  await waitFor(async () => (await alertsPerVessel()).size === vessels.length, 60_000, "an entry alert for every vessel");
+  const per = await alertsPerVessel();
+  const doubled = [...per].filter(([, n]) => n !== 1);
+  say(`zone entries: ${per.size} vessels, doubled ${doubled.length}`);
+  assert.deepEqual(doubled, [], "no alert doubled");
+  // The worker killed may have held a lease: its deliveries are taken over once the lease (60 s) expires.
+  await waitFor(
+    async () => {
+      const r = await db!.query<{ events: number; unattempted: number }>(
+        `SELECT count(DISTINCT e.id)::int AS events, count(*) FILTER (WHERE d.attempts = 0 OR d.id IS NULL)::int AS unattempted
+         FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id WHERE e.type = 'alert.zone_enter'`,
+      );
+      return r.rows[0]!.events === vessels.length && r.rows[0]!.unattempted === 0;
+    },
+    150_000,
+    "every alert event reaches a delivery attempt",
+  );
+  say("every alert event has a delivery attempted at least once");
+  say("passed");
+}
+
+async function usedInDatabase(account: string): Promise<number> {
+  const r = await db!.query<{ used: number }>("SELECT coalesce(sum(used), 0)::int AS used FROM credit_usage WHERE account_id = $1", [account]);
+  return r.rows[0]!.used;
+}
+
+async function alertsPerVessel(): Promise<Map<number, number>> {
+  const r = await db!.query<{ detail: string }>("SELECT detail FROM alerts WHERE type = 'zone_enter'");
+  const per = new Map<number, number>();
+  for (const row of r.rows) {
+    const mmsi = (JSON.parse(row.detail) as { mmsi: number }).mmsi;
+    per.set(mmsi, (per.get(mmsi) ?? 0) + 1);
+  }
+  return per;
+}
+
+async function waitFor(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what}: not within ${ms / 1000} s`);
+}
+
+let failed = false;
+try {
+  await main();
+} catch (e) {
+  failed = true;
+  process.stderr.write(`multiprocess: FAILED: ${e instanceof Error ? e.message : String(e)}\n`);
+  for (const p of procs) if (p.stderr.length > 0) process.stderr.write(`--- ${p.base} stderr:\n${p.stderr.join("").slice(-2000)}\n`);
+} finally {
+  for (const p of [...procs]) p.child.kill("SIGKILL");
+  await db?.end();
+  await agent.close();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+  await admin.end();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

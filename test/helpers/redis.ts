@@ -1,0 +1,18 @@
+import { Redis } from "ioredis";
+
+/** The Redis tests use: REDIS_URL, else the local one. */
+export const TEST_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** Whether a Redis answers at `url`; suites that need one skip (naming why) when not. */
+export async function redisReachable(url: string = TEST_REDIS_URL): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on("error", () => {});
+  try {
+    await r.connect();
+    return (await r.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
