@@ -1,5 +1,6 @@
 // End-to-end AIS ingest: a simulated station sends NMEA into the running service over TCP
-// and over signed UDP; we count the positions stored per second, on SQLite and (when
+// and over signed UDP, and as an off-the-shelf receiver would, plain NMEA to the station's
+// own port over UDP and TCP (no AUTH, no signature); we count the positions stored per second, on SQLite and (when
 // DATABASE_URL is set) PostgreSQL, side by side in one run.
 //
 //   npx node bench/ingest-e2e.ts [--positions 200000] [--udp-lines 10] [--udp-rate 40000] [--engine sqlite|postgres]
@@ -15,13 +16,10 @@
 // fast as the worker can send; losses (kernel drops) are counted from the datagrams
 // received and the fixes stored.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 interface Job {
-  kind: "tcp" | "udp";
+  kind: "tcp" | "udp" | "plain-udp" | "plain-tcp";
   port: number;
   stationId: number;
   secret: string;
@@ -43,6 +41,23 @@ const clock = () => performance.timeOrigin + performance.now();
 
 async function station(job: Job): Promise<Sent> {
   let startedAt = 0;
+  if (job.kind === "plain-tcp") {
+    // AIS-catcher -P: connect, write lines, nothing to read.
+    const { connect } = await import("node:net");
+    return new Promise((resolve, reject) => {
+      const s = connect({ host: "127.0.0.1", port: job.port, noDelay: true });
+      s.on("error", reject);
+      s.on("close", () => resolve({ sent: job.lines.length, acked: 0, datagrams: 0, startedAt }));
+      s.on("connect", async () => {
+        startedAt = clock();
+        for (let at = 0; at < job.lines.length; at += 1_000) {
+          const ok = s.write(`${job.lines.slice(at, at + 1_000).join("\r\n")}\r\n`);
+          if (!ok) await new Promise((r) => s.once("drain", r));
+        }
+        s.end();
+      });
+    });
+  }
   if (job.kind === "tcp") {
     const { connect } = await import("node:net");
     return new Promise((resolve, reject) => {
@@ -79,7 +94,8 @@ async function station(job: Job): Promise<Sent> {
   startedAt = clock();
   const t0 = performance.now();
   for (let at = 0, seq = 0; at < job.lines.length; at += job.udpLines, seq++) {
-    const msg = signDatagram(key, job.stationId, Math.floor(Date.now() / 1000), seq, job.lines.slice(at, at + job.udpLines));
+    const chunk = job.lines.slice(at, at + job.udpLines);
+    const msg = job.kind === "plain-udp" ? Buffer.from(`${chunk.join("\r\n")}\r\n`, "latin1") : signDatagram(key, job.stationId, Math.floor(Date.now() / 1000), seq, chunk);
     inflight++;
     sock.send(msg, job.port, "127.0.0.1", () => inflight--);
     datagrams++;
@@ -112,9 +128,7 @@ function arg(name: string, dflt: string): string {
 
 async function main() {
   const { encodePositionA, toSentences } = await import("../src/domain/ais/encode.ts");
-  const { parseConfig } = await import("../src/config.ts");
-  const { createService, PROJECT_ROOT } = await import("../src/main.ts");
-  const { scratchDatabase } = await import("./scratch-database.ts");
+  const { scratchService } = await import("./scratch-database.ts");
   const total = Number(arg("positions", "200000"));
   const udpLines = Number(arg("udp-lines", "10"));
   const udpRate = Number(arg("udp-rate", "40000"));
@@ -144,46 +158,71 @@ async function main() {
   w("|---|---|---|---|---|---|---|---|---|");
 
   for (const engine of engines) {
-    const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-"));
-    let dropDb: (() => Promise<void>) | null = null;
-    const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent" };
-    if (engine.url) {
-      const scratch = await scratchDatabase(engine.url);
-      env.DATABASE_URL = scratch.url;
-      dropDb = scratch.drop;
-    }
-    const service = await createService(parseConfig(env, PROJECT_ROOT));
+    const plainFrom = await freePortRange(4);
+    const scratch = await scratchService(engine.url, "ingest", { INGEST_PLAIN_PORTS: `${plainFrom}-${plainFrom + 3}` });
+    const service = scratch.service;
     const { tcpPort, udpPort } = await service.ingest.listen({ host: "127.0.0.1", tcpPort: 0, udpPort: 0 });
     const account = await service.services.accounts.createAccount({ name: "bench", webPlan: "pro", apiPlan: null });
 
-    const runs: { kind: "tcp" | "udp"; rate: number }[] = [
+    const runs: { kind: Job["kind"]; rate: number }[] = [
       { kind: "tcp", rate: 0 },
+      { kind: "plain-tcp", rate: 0 },
       { kind: "udp", rate: udpRate },
+      { kind: "plain-udp", rate: udpRate },
       { kind: "udp", rate: 0 },
+      { kind: "plain-udp", rate: 0 },
     ];
     for (const [i, { kind, rate }] of runs.entries()) {
-      const { station: st, secret } = await service.services.stations.createStation(account.id, `bench ${kind}`);
-      const job: Job = { kind, port: kind === "tcp" ? tcpPort! : udpPort!, stationId: st.id, secret, lines: lines(200_000_000 + i * 1_000_000), udpLines, udpRate: rate };
+      const plain = kind.startsWith("plain");
+      const { station: st, secret } = await service.services.stations.createStation(account.id, `bench ${kind}`, { plainPort: plain });
+      if (plain) await service.ingest.startReceivers(() => service.services.stations.receiverStations(), { host: "127.0.0.1" }).then((r) => r.reconcile());
+      const port = plain ? st.plainPort! : kind === "tcp" ? tcpPort! : udpPort!;
+      const job: Job = { kind, port, stationId: st.id, secret, lines: lines(200_000_000 + i * 1_000_000), udpLines, udpRate: rate };
       const before = service.ingest.udp!.datagrams();
       const sent = await new Promise<Sent>((resolve, reject) => {
         const worker = new Worker(new URL(import.meta.url), { workerData: job });
         worker.once("message", resolve);
         worker.once("error", reject);
       });
-      // UDP has no ACK: the end is when the last datagram has been handled and written.
-      if (kind === "udp") await new Promise((r) => setTimeout(r, 100));
+      // UDP and plain TCP have no ACK: the end is when the last line has been handled and written.
+      if (kind !== "tcp") await new Promise((r) => setTimeout(r, 100));
       await service.ingest.pipeline.flush();
       const sec = (clock() - sent.startedAt) / 1000;
       const stored = await service.services.positions.countPositions(st.id);
       const received = service.ingest.udp!.datagrams() - before;
       const lost = sent.sent - stored;
       w(
-        `| ${engine.name} | ${kind}${kind === "udp" ? (rate > 0 ? `, paced ${rate.toLocaleString("en")}/s` : ", unpaced") : ""} | ${sent.sent.toLocaleString("en")} | ${kind === "tcp" ? sent.acked.toLocaleString("en") : "-"} | ${kind === "udp" ? `${sent.datagrams.toLocaleString("en")} / ${received.toLocaleString("en")}` : "-"} | ${stored.toLocaleString("en")} | ${lost.toLocaleString("en")}${lost > 0 ? ` (${((lost / sent.sent) * 100).toFixed(1)}%)` : ""} | ${sec.toFixed(2)} | ${Math.round(stored / sec).toLocaleString("en")} |`,
+        `| ${engine.name} | ${kind}${kind.endsWith("udp") ? (rate > 0 ? `, paced ${rate.toLocaleString("en")}/s` : ", unpaced") : ""} | ${sent.sent.toLocaleString("en")} | ${kind === "tcp" ? sent.acked.toLocaleString("en") : "-"} | ${kind === "udp" ? `${sent.datagrams.toLocaleString("en")} / ${received.toLocaleString("en")}` : kind === "plain-udp" ? `${sent.datagrams.toLocaleString("en")} / -` : "-"} | ${stored.toLocaleString("en")} | ${lost.toLocaleString("en")}${lost > 0 ? ` (${((lost / sent.sent) * 100).toFixed(1)}%)` : ""} | ${sec.toFixed(2)} | ${Math.round(stored / sec).toLocaleString("en")} |`,
       );
       if (kind === "tcp" && stored !== sent.acked) w(`  !! ${engine.name}: ${sent.acked - stored} acknowledged lines not stored`);
     }
-    await service.close();
-    if (dropDb) await dropDb();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.close();
+  }
+}
+
+/** The first of `n` consecutive ports free for TCP and UDP on 127.0.0.1 (stations' plain ports are allocated from a range). */
+async function freePortRange(n: number): Promise<number> {
+  const { createServer } = await import("node:net");
+  const { createSocket } = await import("node:dgram");
+  const free = async (port: number) => {
+    const tcp = createServer();
+    const okTcp = await new Promise<boolean>((resolve) => {
+      tcp.once("error", () => resolve(false));
+      tcp.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (okTcp) await new Promise((r) => tcp.close(r));
+    if (!okTcp) return false;
+    const udp = createSocket("udp4");
+    const okUdp = await new Promise<boolean>((resolve) => {
+      udp.once("error", () => resolve(false));
+      udp.bind(port, "127.0.0.1", () => resolve(true));
+    });
+    if (okUdp) await new Promise<void>((r) => udp.close(() => r()));
+    return okUdp;
+  };
+  for (let from = 40_000 + Math.floor(Math.random() * 20_000); ; from += n) {
+    let all = true;
+    for (let p = from; p < from + n && all; p++) all = await free(p);
+    if (all) return from;
   }
 }

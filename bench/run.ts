@@ -31,10 +31,16 @@ const BENCHMARKS: Benchmark[] = [
   { name: "ingest-e2e", file: "ingest-e2e.ts", quickArgs: ["--positions", "5000"], alsoUses: ["DATABASE_URL"] },
   { name: "ports-pipeline", file: "ports-pipeline.ts", quickArgs: ["1", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "mcp-vs-rest", file: "mcp-vs-rest.ts", quickArgs: ["20", "1"] },
+  { name: "sanctions-import", file: "sanctions-import.ts", quickArgs: ["0.02"] },
   { name: "screen", file: "screen.ts", quickArgs: ["20", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "search", file: "search.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "track", file: "track.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "webhooks", file: "webhooks.ts", quickArgs: ["200", "1"], alsoUses: ["DATABASE_URL"] },
+  { name: "links-at-once", file: "links-at-once.ts", quickArgs: ["--reports", "5", "--baseline-reports", "2", "--refresh-ms", "2000"], alsoUses: ["DATABASE_URL"] },
+  { name: "position-jump", file: "position-jump.ts", quickArgs: ["--fixes", "20000", "--vessels", "1000", "--rounds", "1"] },
+  { name: "feeds", file: "feeds.ts", quickArgs: ["--messages", "2000", "--samples", "10"] },
+  { name: "derived-accuracy", file: "derived-accuracy.ts", quickArgs: ["20", "1"] },
+  { name: "derived-cost", file: "derived-cost.ts", quickArgs: ["5000", "1"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */

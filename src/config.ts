@@ -32,6 +32,22 @@ const sanctionsSources = z.string().transform((v, ctx) => {
   return out;
 });
 
+/**
+ * How often `serve` fetches the sanctions lists: `off`, or hours (`24`, `0.5`), or with a
+ * unit (`30m`, `12h`, `1d`). At least one minute.
+ */
+const sanctionsRefresh = z.string().transform((v, ctx): number | null => {
+  if (v.trim().toLowerCase() === "off") return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(m|h|d)?\s*$/i.exec(v);
+  const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[(m?.[2] ?? "h").toLowerCase() as "m" | "h" | "d"];
+  const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
+  if (!(ms >= 60_000)) {
+    ctx.addIssue({ code: "custom", message: "must be off, or an interval of at least one minute: hours (24, 0.5) or with a unit (30m, 12h, 1d)" });
+    return z.NEVER;
+  }
+  return ms;
+});
+
 /** A station listener's port, or `off`; 0 picks a free port. */
 const ingestPort = z.string().transform((v, ctx): number | null => {
   if (v === "off") return null;
@@ -55,6 +71,18 @@ const wholeNumber = (min: number, max: number, rule: string) =>
     return Number(v);
   });
 
+/** `from-to`: the ports stations' plain NMEA listeners are allocated from (both ends included). */
+const portRange = z.string().transform((v, ctx): { from: number; to: number } => {
+  const m = /^(\d{1,5})-(\d{1,5})$/.exec(v);
+  const from = m ? Number(m[1]) : NaN;
+  const to = m ? Number(m[2]) : NaN;
+  if (!m || from < 1 || to > 65535 || from > to) {
+    ctx.addIssue({ code: "custom", message: "must be a port range from-to, like 5700-5999, within 1..65535" });
+    return z.NEVER;
+  }
+  return { from, to };
+});
+
 /** AES-256 key for secrets at rest: 32 bytes in base64, as `openssl rand -base64 32` prints them. */
 const secretsKey = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "must be 32 bytes in base64 (44 characters, e.g. from `openssl rand -base64 32`)" });
 
@@ -72,7 +100,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"),
   INGEST_TCP_PORT: ingestPort.default(5631),
   INGEST_UDP_PORT: ingestPort.default(5632),
-  SANCTIONS_REFRESH_MINUTES: wholeNumber(1, Number.MAX_SAFE_INTEGER, "must be a whole number of at least 1; leave unset to turn the refresh off").optional(),
+  SANCTIONS_REFRESH: sanctionsRefresh.default(86_400_000),
+  SANCTIONS_FETCH_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
   SANCTIONS_SOURCES: sanctionsSources.optional(),
   SANCTIONS_STALE_DAYS: wholeNumber(1, 3650, "must be a whole number of days from 1 to 3650").default(DEFAULT_STALE_AFTER_DAYS),
   MCP_ALLOWED_HOSTS: z.string().optional(),
@@ -84,6 +113,10 @@ const EnvSchema = z.object({
   INGEST_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
   INGEST_TCP_MAX_CONNECTIONS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(5_000),
   INGEST_TCP_MAX_PER_ADDRESS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(50),
+  INGEST_PLAIN_PORTS: portRange.default({ from: 5700, to: 5999 }),
+  DIGITRAFFIC_USER: z.string().regex(/^[A-Za-z0-9._-]{1,60}\/[A-Za-z0-9._-]{1,60}$/, { error: "must be <organisation>/<application> (letters, digits, . _ -; no personal data)" }).optional(),
+  FEED_SILENT_MINUTES: wholeNumber(1, 1_440, "must be a whole number of minutes from 1 to 1440").optional(),
+  DERIVED_FACTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
 });
 
 export interface Config {
@@ -101,8 +134,10 @@ export interface Config {
   /** Station listeners started by `serve` (AIS over TCP and signed UDP); null: off. */
   ingestTcpPort: number | null;
   ingestUdpPort: number | null;
-  /** Minutes between re-imports of the sanctions lists by `serve`; null: off. */
-  sanctionsRefreshMinutes: number | null;
+  /** Time between fetches of the sanctions lists by `serve` (ms; default a day); null: `serve` never fetches them. */
+  sanctionsRefreshMs: number | null;
+  /** Deadline of one download of a sanctions publication (ms). */
+  sanctionsFetchTimeoutMs: number;
   /** Days after its last successful import that a sanctions list is marked stale in answers. */
   sanctionsStaleDays: number;
   /** Per-list sources overriding the official files. */
@@ -123,6 +158,14 @@ export interface Config {
   ingestIdleTimeoutMs: number;
   ingestTcpMaxConnections: number;
   ingestTcpMaxPerAddress: number;
+  /** Ports allocated to stations for plain NMEA (`stations create --plain-port`), INGEST_PLAIN_PORTS. */
+  ingestPlainPorts: { from: number; to: number };
+  /** The `Digitraffic-User` header of the Digitraffic feed; unset: the service's own name. */
+  digitrafficUser: string | undefined;
+  /** Silence before a feed's alarm, for every feed; unset: each kind's own (2 to 15 minutes). */
+  feedSilentMs: number | undefined;
+  /** Port calls and chokepoint transits derived from ingested positions; off: nothing is queued or derived. */
+  derivedFacts: boolean;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -155,7 +198,8 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     logLevel: e.LOG_LEVEL,
     ingestTcpPort: e.INGEST_TCP_PORT,
     ingestUdpPort: e.INGEST_UDP_PORT,
-    sanctionsRefreshMinutes: e.SANCTIONS_REFRESH_MINUTES ?? null,
+    sanctionsRefreshMs: e.SANCTIONS_REFRESH,
+    sanctionsFetchTimeoutMs: e.SANCTIONS_FETCH_TIMEOUT_SECONDS * 1000,
     sanctionsSources: e.SANCTIONS_SOURCES ?? {},
     sanctionsStaleDays: e.SANCTIONS_STALE_DAYS,
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
@@ -167,6 +211,10 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     ingestIdleTimeoutMs: e.INGEST_IDLE_TIMEOUT_SECONDS * 1000,
     ingestTcpMaxConnections: e.INGEST_TCP_MAX_CONNECTIONS,
     ingestTcpMaxPerAddress: e.INGEST_TCP_MAX_PER_ADDRESS,
+    ingestPlainPorts: e.INGEST_PLAIN_PORTS,
+    digitrafficUser: e.DIGITRAFFIC_USER,
+    feedSilentMs: e.FEED_SILENT_MINUTES === undefined ? undefined : e.FEED_SILENT_MINUTES * 60_000,
+    derivedFacts: e.DERIVED_FACTS === "on",
   };
 }
 

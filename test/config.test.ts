@@ -30,6 +30,6 @@ it("empty variables count as unset; trailing slashes leave BASE_URL", () => {
 
 it("a port that is not a number names the rule and the value, not the parser's words", () => {
   assert.throws(() => parseConfig({ PORT: "abc" }, "/p"), (e) => e instanceof ConfigError && e.message === 'PORT: must be a whole number from 0 to 65535, got "abc"');
-  assert.throws(() => parseConfig({ SANCTIONS_REFRESH_MINUTES: "0" }, "/p"), (e) => e instanceof ConfigError && /^SANCTIONS_REFRESH_MINUTES: must be a whole number of at least 1/.test(e.message));
+  assert.throws(() => parseConfig({ SANCTIONS_REFRESH: "0" }, "/p"), (e) => e instanceof ConfigError && /^SANCTIONS_REFRESH: must be off, or an interval of at least one minute/.test(e.message));
   assert.equal(parseConfig({ PORT: "0" }, "/p").port, 0);
 });

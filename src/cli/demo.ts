@@ -4,7 +4,6 @@ import { importSanctions } from "../adapters/importers/sanctions-import.ts";
 import { directSender, type Simulator, senderFor, startSimulator } from "../adapters/ingest/simulator/index.ts";
 import { ensureDemoUser } from "../adapters/web/demo-user.ts";
 import type { ServiceCore as Service } from "../compose/services.ts";
-import { hashSecret, newSecret } from "../domain/secrets.ts";
 import type { IngestStation } from "../ports/positions.ts";
 import type { SanctionsImportResult } from "../ports/sanctions.ts";
 
@@ -40,8 +39,7 @@ export async function setupDemo(service: Service): Promise<DemoSetup> {
   let stationId: number;
   let secret: string;
   if (existing) {
-    secret = newSecret("mds_st");
-    await service.store.db.updateTable("stations").set({ secret_hash: hashSecret(secret) }).where("id", "=", existing.id).execute();
+    secret = (await service.services.stations.rotateSecret(existing.id))!.secret;
     stationId = existing.id;
   } else {
     const created = await service.services.stations.createStation(demo.id, DEMO_STATION);

@@ -5,6 +5,7 @@ import { OPERATOR_IMPORTS } from "./import-operator.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError } from "./cli-error.ts";
 import { withServices } from "./context.ts";
+import { downloadBars } from "./sanctions-progress.ts";
 import type { CliIo } from "./io.ts";
 
 const KNOWN = `${Object.keys(DATASETS).join(", ")}, all, sanctions or (with --source) ${Object.keys(OPERATOR_IMPORTS).join(", ")}`;
@@ -23,7 +24,10 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
   if (dataset === "sanctions") {
     for (const path of rest.slice(2)) requireFile(`import sanctions ${rest[1]}`, path);
     const cmd = { args: rest.slice(1), all: values.all === true, asOf: str(values, "as-of"), maxDelistedShare: str(values, "max-delisted-share") };
-    return withServices(io, async (s) => ((await runSanctionsImportCommand(s.services, { ...cmd, configured: s.config.sanctionsSources }, io.err)) ? 0 : 1));
+    return withServices(io, async (s) => {
+      const download = (list: string) => ({ timeoutMs: s.config.sanctionsFetchTimeoutMs, progressFor: downloadBars(io.stderrIsTTY, list) });
+      return (await runSanctionsImportCommand(s.services, { ...cmd, configured: s.config.sanctionsSources, download }, io.err)) ? 0 : 1;
+    });
   }
   const operatorImport = OPERATOR_IMPORTS[dataset];
   if (operatorImport) {

@@ -1,13 +1,16 @@
 import { ACCOUNT_COMMANDS, isAccountCommand } from "../adapters/webhooks/cli.ts";
 import { accountOperation, accountsCreate } from "./accounts.ts";
 import { CliError, toCliError } from "./cli-error.ts";
+import { feedsAdd, feedsList, feedsRemove } from "./feeds.ts";
 import { importCommand } from "./import.ts";
 import { ingestCommand, simulateCommand } from "./ingest.ts";
 import type { CliIo } from "./io.ts";
 import { keysCreate, keysList, keysRevoke } from "./keys.ts";
 import { compactCommand, migrateCommand } from "./maintenance.ts";
+import { deriveCommand } from "./derive.ts";
+import { sanctionsStatusCommand } from "./sanctions-status.ts";
 import { serveCommand } from "./serve.ts";
-import { stationsCreate, stationsList } from "./stations.ts";
+import { stationsCreate, stationsList, stationsRotateSecret, stationsUpdate } from "./stations.ts";
 import { USAGE } from "./usage.ts";
 import { usersCommand } from "./users.ts";
 
@@ -24,18 +27,25 @@ const COMMANDS: Record<string, Command> = {
   "keys list": keysList,
   "stations create": stationsCreate,
   "stations list": stationsList,
+  "stations rotate-secret": stationsRotateSecret,
+  "stations update": stationsUpdate,
+  "feeds add": feedsAdd,
+  "feeds list": feedsList,
+  "feeds remove": feedsRemove,
   ingest: ingestCommand,
   simulate: simulateCommand,
   compact: compactCommand,
+  "derive port-calls": deriveCommand,
   "users create": usersCommand,
   "users reset-password": usersCommand,
+  "sanctions status": sanctionsStatusCommand,
 };
 
 /** Groups whose second word is the verb (`keys create`). */
-const GROUPS = new Set(["accounts", "keys", "stations", "users"]);
+const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds", "derive", "sanctions"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name", "--from", "--to"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

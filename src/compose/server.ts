@@ -115,5 +115,11 @@ export async function bindPorts(core: ServiceCore, server: Server): Promise<Boun
   } catch (e) {
     throw new BindError("INGEST_UDP_PORT", host, ingestUdpPort!, e);
   }
+  // Stations' own ports: one that cannot be bound is reported and retried, never a reason not to start.
+  await core.ingest.startReceivers(() => core.services.stations.receiverStations(), {
+    host,
+    idleTimeoutMs: core.config.ingestIdleTimeoutMs,
+    onProblem: (message) => core.log.warn(message),
+  });
   return { address, tcpPort: core.ingest.tcp?.port ?? null, udpPort: core.ingest.udp?.port ?? null };
 }

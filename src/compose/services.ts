@@ -1,6 +1,11 @@
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
+import { IdentityLinker } from "../adapters/ingest/identity-linker.ts";
+import { FeedMetrics } from "../adapters/ingest/feeds/metrics.ts";
+import { FeedRunner, type FeedRunnerOptions } from "../adapters/ingest/feeds/runner.ts";
+import { SqlFeedStore } from "../adapters/storage/feed-store.ts";
+import { FeedStations } from "../adapters/storage/feed-stations.ts";
 import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
 import { announcingRevocations } from "../adapters/revocation/announcing-accounts.ts";
 import { type KeyRevocations, keyRevocations } from "../adapters/revocation/key-revocations.ts";
@@ -21,6 +26,7 @@ import { SqlFlagFleetReader } from "../adapters/storage/flag-fleet-store.ts";
 import { SqlInspectionStore } from "../adapters/storage/inspection-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
+import { SharedStations } from "../adapters/storage/shared-stations.ts";
 import { type ArchiveLocation, SqlArchiveStore } from "../adapters/storage/archive-store.ts";
 import { SqlSearchStore } from "../adapters/storage/search-store.ts";
 import { SqlTrackStore } from "../adapters/storage/track-store.ts";
@@ -28,6 +34,11 @@ import { SqlVesselStore } from "../adapters/storage/vessel-store.ts";
 import { SqlAlertStore } from "../adapters/storage/alerts-store.ts";
 import { SqlWebhookStore } from "../adapters/storage/webhooks-store.ts";
 import { SqlZoneStateStore } from "../adapters/storage/zone-state-store.ts";
+import { SqlDerivedStore } from "../adapters/storage/derived-store.ts";
+import { DerivedFacts } from "../adapters/derived/runtime.ts";
+import { loadWaterways } from "../adapters/importers/gates.ts";
+import { BUNDLED_DATASETS_DIR } from "../adapters/importers/bundled-datasets-dir.ts";
+import { GateSet } from "../domain/derived/transit-detector.ts";
 import { loadSecretBox } from "../adapters/storage/secret-keys.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runtime.ts";
 import type { Config } from "../config.ts";
@@ -61,6 +72,12 @@ export interface ServiceCore {
   tracks: SqlTrackStore;
   /** The position archive (its own store; opened on first use). */
   archive: SqlArchiveStore;
+  /** Public AIS feeds: run by `serve` (`feeds.start()`); the list and statuses are in `services.feeds`. */
+  feeds: FeedRunner;
+  /** The stations of public feeds (cached); `refresh()` after adding one in this process. */
+  feedStations: FeedStations;
+  /** Live port-call and transit derivation over ingested positions; null when DERIVED_FACTS=off. */
+  derived: DerivedFacts | null;
   /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
@@ -74,6 +91,8 @@ export interface OpenOptions {
   webhooks?: WebhooksOptions;
   /** Tests replace the OAuth server's sign-in seams or its metadata fetcher (compose/server.ts). */
   oauth?: OAuthSeams;
+  /** Tests shorten the feeds' silence threshold, backoff and poll interval. */
+  feeds?: FeedRunnerOptions;
 }
 
 /** The sign-in seams of the OAuth server (the web face supplies them) and its metadata fetcher. */
@@ -104,6 +123,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const clock = options.clock ?? systemClock;
   const log = pino({ level: config.logLevel }, pino.destination(2));
   const sources = loadSources(config.sourcesFile);
+  const waterways = await loadWaterways(BUNDLED_DATASETS_DIR);
   // The key that seals webhook secrets, outside the database; read (or made) before anything is opened.
   const secretBox = loadSecretBox({ secretsKey: config.secretsKey, secretsKeyPrevious: config.secretsKeyPrevious, dataDir: config.dataDir });
   const store = await openStore(storeLocation(config));
@@ -118,20 +138,33 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
   // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.
   const webhookStore = new SqlWebhookStore(store.db, store.dialect, secretBox);
-  await webhookStore.sealSecrets().catch(async (e: unknown) => {
+  // Shared stations' visible set is dropped at once when a station's sharing changes here.
+  const stations = new SqlStationStore(store.db, clock, secretBox, config.ingestPlainPorts, () => sharedStations.invalidate());
+  await Promise.all([webhookStore.sealSecrets(), stations.sealUdpKeys()]).catch(async (e: unknown) => {
     await store.close();
     throw e;
   });
   const tracks = new SqlTrackStore(store.db, store.dialect);
   const archive = new SqlArchiveStore(archiveLocation(config));
+  // Shared stations: the visible set and their sources come from one snapshot.
+  const sharedStations = new SharedStations(() => stations.sharedStations(), clock);
+  sources.attachStations((id) => sharedStations.sourceOf(id));
+  await sharedStations.ids();
+  const feedStore = new SqlFeedStore(store.db, secretBox, clock);
+  // Feed stations are part of everyone's visible set, and governed by their feed's source entry.
+  const feedStations = new FeedStations(feedStore, clock, (stations) => sources.bindStations(stations));
+  await feedStations.refresh().catch(async (e: unknown) => {
+    await store.close();
+    throw e;
+  });
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
   const services: Services = {
     clock,
     sources,
     accounts,
     ledger,
-    stations: new SqlStationStore(store.db, clock),
-    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true }),
+    stations,
+    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true, derivedQueue: () => config.derivedFacts }),
     limiter,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
@@ -140,7 +173,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     companies: new SqlCompanyStore(store.db),
     inspections: new SqlInspectionStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
-    vessels: new SqlVesselStore(store.db, store.dialect),
+    vessels: new SqlVesselStore(store.db, store.dialect, () => sharedStations.ids(), () => feedStations.ids()),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,
@@ -148,16 +181,43 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     webhooks: webhookStore,
     webhookDispatch: webhooks,
     alertsRuntime: webhooks,
+    feeds: feedStore,
+    derived: new SqlDerivedStore(store.db, store.dialect),
+    waterways,
   };
   const oauthStore = new SqlOAuthStore(store.db);
   const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
   // Keys everywhere; OAuth access tokens where the call's address is the one they were issued for (/mcp).
   const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock, new OAuthPrincipals(oauth.tokens, accounts)) };
   forgetKey = (keyId) => pipeline.auth.forget(keyId);
-  const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"));
+  const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"), (sealed) => secretBox.open(sealed));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
   ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);
+  // A static report is linked into the vessel registry as soon as it is stored (a ship's IMO answers at once).
+  const identityLinker = new IdentityLinker((keys) => services.vessels.linkIdentities(keys), (err) => log.warn({ err }, "vessel registry: linking static reports failed; the periodic refresh links them"));
+  ingest.pipeline.onIdentities = (keys) => identityLinker.add(keys);
+  const feeds = new FeedRunner(
+    { feeds: feedStore, pipeline: ingest.pipeline, station: (id) => ingest.directory.byId(id), clock, beforeStart: () => feedStations.refresh() },
+    new FeedMetrics(ingest.metrics.registry),
+    { log: (m) => log.warn(m), ...options.feeds, tuning: { digitrafficUser: config.digitrafficUser, silentAfterMs: config.feedSilentMs, ...options.feeds?.tuning } },
+  );
+  const derived = config.derivedFacts
+    ? new DerivedFacts({
+        store: services.derived,
+        gates: new GateSet(waterways.waterways.map((w) => w.gate)),
+        now: () => clock.now(),
+        alertsFor: (events) => webhooks.portCallAlerts(events),
+        onEmitted: () => webhooks.wake(),
+        onError: (err) => log.error({ err }, "derived facts: queued fixes could not be derived (kept for the next try)"),
+      })
+    : null;
+  ingest.pipeline.onPositions = (fixes) => {
+    webhooks.onPositions(fixes);
+    derived?.onPositions(fixes.length);
+  };
+  // Fixes queued before a crash or stop are derived now, from the saved state.
+  void derived?.poll();
   return {
     config,
     people: { users: new SqlUserStore(store.db, clock), sessions: new SqlSessionStore(store.db) },
@@ -168,12 +228,18 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     datasets: new SqlDatasetLog(store.db),
     ingest,
     webhooks,
+    feeds,
+    feedStations,
     tracks,
     archive,
+    derived,
     revocations,
     log,
     async close() {
+      await feeds.stop();
       await ingest.close();
+      await identityLinker.drain();
+      await derived?.idle();
       await webhooks.close();
       await limiter.close();
       await revocations.close();

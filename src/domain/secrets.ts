@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -30,6 +30,20 @@ export const KEY_PATTERN = /^mds_sk_[0-9A-Za-z]{32}$/;
 
 export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+/** What the UDP signing key is derived over; a new derivation gets a new label. */
+export const UDP_KEY_LABEL = "mds-udp-v1";
+
+/**
+ * A station's UDP signing key: HMAC-SHA256 keyed with the station secret over
+ * UDP_KEY_LABEL. The database stores SHA-256 of the secret (to find the station at login)
+ * and this key only sealed under a key kept outside it; HMAC with a key of at most 64
+ * bytes (station secrets are 39) pads the secret itself rather than hashing it, so the
+ * stored digest gives no way to the signing key.
+ */
+export function udpSigningKey(secret: string): Buffer {
+  return createHmac("sha256", secret).update(UDP_KEY_LABEL, "utf8").digest();
 }
 
 /** Constant-time comparison of two hex digests of equal length. */

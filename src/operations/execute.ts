@@ -6,7 +6,7 @@ import { costOf } from "./cost.ts";
 import type { Operation, OperationContext } from "./operation.ts";
 import { asAppError, type Call, type CreditsState, errorBody, type Outcome, type RateLimitState } from "./outcome.ts";
 import { parseInput } from "./parse-input.ts";
-import { billingOf, type Principal } from "./principal.ts";
+import { accountIdOf, billingOf, type Principal } from "./principal.ts";
 import type { Services } from "./services.ts";
 
 export interface Pipeline {
@@ -66,7 +66,7 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
     const ctx: OperationContext = { services, principal, now, baseUrl: call.baseUrl };
     const result = await op.run(ctx, input);
 
-    const filtered = filterByRights({ top: result.top ?? {}, data: result.data }, services.sources, { commercialUse: ent.commercialUse });
+    const filtered = filterByRights({ top: result.top ?? {}, data: result.data }, services.sources, { commercialUse: ent.commercialUse, accountId: accountIdOf(principal) });
     const withheld: WithheldEntry[] = [...(result.withheld ?? []), ...filtered.withheld];
     const used = filtered.used.map((id) => services.sources.get(id)).filter((s) => s !== undefined);
     const data = filtered.value.data;

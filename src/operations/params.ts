@@ -1,3 +1,4 @@
+import { parseIsoTime } from "../domain/tracks/window.ts";
 import { z } from "zod";
 import { invalidParameter } from "../domain/errors.ts";
 import { parseIso2, parseUnlocode, parseVesselId, type VesselId } from "../domain/identifiers.ts";
@@ -64,3 +65,12 @@ export const vesselIdParam = z.string().transform((v, ctx): VesselId => {
   return id;
 }).describe("The vessel: a checksum-valid 7-digit IMO number (e.g. 9176187), or `mmsi-` followed by the 9-digit MMSI for craft without an IMO (e.g. mmsi-244123456).");
 
+/** An ISO 8601 timestamp with a zone, or a date, as epoch ms (windows of tracks and port calls). */
+export const timeParam = z.string().transform((v, ctx) => {
+  const t = parseIsoTime(v);
+  if (t === null) {
+    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-19T06:00:00Z, or a date, e.g. 2026-11-19" });
+    return z.NEVER;
+  }
+  return t;
+});

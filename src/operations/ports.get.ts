@@ -2,9 +2,14 @@ import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
+import { visibleStations } from "./projections/visible-vessel.ts";
 import { defineOperation } from "./operation.ts";
 import { unlocodeParam } from "./params.ts";
 import { coordinatesOf } from "./projections/port-coordinates.ts";
+
+/** The page shows the latest calls of the last 30 days, newest first. */
+const RECENT_CALLS = 10;
+const RECENT_CALLS_MS = 30 * 86_400_000;
 
 export const portsGet = defineOperation({
   id: "ports.get",
@@ -37,6 +42,8 @@ export const portsGet = defineOperation({
       coordinates: CoordinatesSchema.nullable(),
       harbour: z.record(z.string(), z.unknown()).nullable(),
       flag: z.object({ iso2: z.string(), api: z.string() }).nullable(),
+      /** The latest calls derived from stations the caller may see (GET .../calls has them all). */
+      recentCalls: z.array(z.object({ vessel: z.object({ mmsi: z.number().int() }), arrival: z.string(), departure: z.string().nullable(), source: z.string() })),
     }),
   },
   responseType: "port",
@@ -56,6 +63,8 @@ export const portsGet = defineOperation({
       }
       throw new AppError("not_found", `No port with UN/LOCODE ${input.unlocode}.`);
     }
+    const visible = await visibleStations(ctx);
+    const calls = (await ctx.services.derived.portCalls(p.unlocode, { visible, from: ctx.now - RECENT_CALLS_MS, to: ctx.now + 1, after: null, limit: 500 })).slice(-RECENT_CALLS).reverse();
     return {
       // Name and country are UN/LOCODE's facts: withheld (null) when its rights are.
       top: {
@@ -80,6 +89,14 @@ export const portsGet = defineOperation({
         coordinates: coordinatesOf(p, { countRows: false, whenWithheld: "null" }),
         harbour: p.wpi ? sourced("harbour", ["wpi"], p.wpi, { whenWithheld: "null", leaf: true }) : null,
         flag: sourced("identity", ["unlocode"], { iso2: p.country, api: `${ctx.baseUrl}/api/v1/flags/${p.country}` }, { whenWithheld: "null", leaf: true }),
+        recentCalls: calls.map((c) =>
+          sourced(
+            "recentCalls",
+            [`station:${c.stationId}`],
+            { vessel: { mmsi: c.mmsi }, arrival: new Date(c.arrival).toISOString(), departure: c.departure === null ? null : new Date(c.departure).toISOString(), source: `station:${c.stationId}` },
+            { countRows: true, leaf: true },
+          ),
+        ),
       },
     };
   },

@@ -27,10 +27,16 @@ import { portsList } from "./ports.list.ts";
 import { sanctionsList } from "./sanctions.list.ts";
 import { screen } from "./screen.ts";
 import { search } from "./search.ts";
+import { sourcesList } from "./sources.list.ts";
 import { usageGet } from "./usage.get.ts";
 import { vesselsGet } from "./vessels.get.ts";
 import { vesselsTrack } from "./vessels.track.ts";
 import { wrecksGet } from "./wrecks.get.ts";
+import { vesselsPortCalls } from "./vessels.port-calls.ts";
+import { portsCalls } from "./ports.calls.ts";
+import { portCallsList } from "./port-calls.list.ts";
+import { waterwaysList } from "./waterways.list.ts";
+import { waterwaysTransits } from "./waterways.transits.ts";
 
 /** The single list of operations: REST routes, OpenAPI and MCP tools are generated from it. */
 export const OPERATIONS: readonly Operation[] = [
@@ -66,4 +72,10 @@ export const OPERATIONS: readonly Operation[] = [
   savedSearchesCreate,
   savedSearchesList,
   savedSearchesDelete,
+  sourcesList,
+  vesselsPortCalls,
+  portsCalls,
+  portCallsList,
+  waterwaysList,
+  waterwaysTransits,
 ] as unknown as readonly Operation[];

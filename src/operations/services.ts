@@ -4,7 +4,9 @@ import type { Clock } from "../ports/clock.ts";
 import type { CompanyStore } from "../ports/companies.ts";
 import type { FlagFleetReader } from "../ports/flag-fleet.ts";
 import type { InspectionStore } from "../ports/inspections.ts";
+import type { FeedStore } from "../ports/feeds.ts";
 import type { PositionStore } from "../ports/positions.ts";
+import type { DerivedStore, WaterwayCatalog } from "../ports/derived.ts";
 import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
 import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
@@ -50,4 +52,10 @@ export interface Services {
   webhookDispatch: WebhookDispatch;
   /** Tells this process's zone evaluator about changed zones. */
   alertsRuntime: AlertsRuntime;
+  /** Public AIS feeds the operator added, with the status their runner last wrote. */
+  feeds: FeedStore;
+  /** Port calls and chokepoint gate crossings derived from the positions. */
+  derived: DerivedStore;
+  /** The chokepoint monitor's waterways and their gates. */
+  waterways: WaterwayCatalog;
 }

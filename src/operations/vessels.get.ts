@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { slugOf } from "../domain/companies/entity-id.ts";
 import type { VesselId } from "../domain/identifiers.ts";
+import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
 import { normalizeName } from "../domain/vessels/names.ts";
@@ -10,7 +11,7 @@ import { defineOperation } from "./operation.ts";
 import { vesselIdParam } from "./params.ts";
 import { listCoverage } from "../domain/sanctions/coverage.ts";
 import { designationsOf, ListCoverageSchema, vesselPageDesignation } from "./projections/designation-match.ts";
-import { describes, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
+import { describes, mmsiOnly, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
 
 const iso = (t: number) => new Date(t).toISOString();
 /** Six decimals (~0.1 m) keep AIS precision and drop binary noise. */
@@ -81,6 +82,10 @@ const VesselPageSchema = z.object({
       heading: z.number().nullable(),
       navStatus: z.string(),
       source: z.string(),
+      /** The name of the source entry that governs it (a public feed's, or receiving stations'). */
+      sourceName: z.string().nullable(),
+      /** Seconds between the fix and the answer: how old the position is. */
+      ageSeconds: z.number().int(),
     })
     .nullable(),
   portCalls: z.array(z.object({ unlocode: z.string(), arrival: z.string(), departure: z.string().nullable(), source: z.string() })),
@@ -108,6 +113,10 @@ const VesselPageSchema = z.object({
   ),
 });
 
+/** The page shows the latest calls of the last 90 days. */
+const RECENT_CALLS = 10;
+const RECENT_CALLS_MS = 90 * 86_400_000;
+
 export const vesselsGet = defineOperation({
   id: "vessels.get",
   method: "GET",
@@ -129,17 +138,27 @@ export const vesselsGet = defineOperation({
   cost: 1,
   async run(ctx, input) {
     const visible = await visibleStations(ctx);
-    const v = await resolveVessel(ctx, input.id, visible);
-    if (!v) throw notFound(input.id);
+    const resolved = await resolveVessel(ctx, input.id, visible);
+    if (!resolved) throw notFound(input.id);
+    // Asked by MMSI, the ship the MMSI is linked to (its IMO, and all the registry keys by it:
+    // names, particulars, emissions, designations, the page's own URL) is a fact of the link's
+    // sources. When the caller may not be shown the link, the answer is about the MMSI alone,
+    // and the IMO is listed as withheld.
+    const may = (sources: readonly string[]) => decide(ctx.services.sources, sources, { commercialUse: ctx.principal.entitlements.commercialUse }, "api").allowed;
+    const hiddenLink = input.id.kind === "mmsi" && resolved.record?.imo != null ? mmsiLinkSources(resolved.record, input.id.mmsi) : [];
+    const linkHidden = hiddenLink.length > 0 && !may(hiddenLink);
+    const v = linkHidden && input.id.kind === "mmsi" ? mmsiOnly(input.id.mmsi) : resolved;
     const record = v.record;
     const [heard, allFixes] = await Promise.all([ctx.services.positions.identities(visible, v.mmsis), ctx.services.vessels.latestFixes(v.mmsis, visible)]);
     // A former MMSI now used by another ship: its broadcasts and fixes since are the other ship's.
     const identities = heard.filter((i) => describes(v, i));
     const fixes = allFixes.filter((f) => f.time <= (v.until.get(f.mmsi) ?? Number.POSITIVE_INFINITY));
 
-    // What visible stations broadcast now joins the registry's history (which a refresh brings up to date each minute).
+    // What visible stations broadcast now joins the registry's history (linked as each report is stored).
     const live = newestIdentity(identities, v.mmsis[0]);
-    const imo = v.imo ?? (live?.imo && v.record === null ? live.imo : null);
+    // What a station broadcast is that station's fact; behind a hidden link it is the hidden IMO.
+    const liveImo = !linkHidden && v.record === null && live?.imo ? live.imo : null;
+    const imo = v.imo ?? liveImo;
     const names: VesselNameLink[] = [...(record?.names ?? [])];
     for (const i of identities) {
       if (i.name) names.push({ name: i.name, source: `station:${i.stationId}`, stationId: i.stationId, firstSeen: i.updatedAt, lastSeen: i.updatedAt });
@@ -165,13 +184,22 @@ export const vesselsGet = defineOperation({
     // An IMO-to-MMSI link is a fact of the sources that made it: the MMSI of a ship asked
     // by IMO (and the IMO of a ship asked by MMSI) goes out only when one of them is cleared.
     const mmsiOut = mmsi === null ? null : input.id.kind === "mmsi" && input.id.mmsi === mmsi ? mmsi : sourced("identity", mmsiLinkSources(record, mmsi), mmsi, { whenWithheld: "null", leaf: true });
-    const imoOut = imo === null || input.id.kind === "imo" || record === null ? imo : sourced("identity", mmsiLinkSources(record, input.id.mmsi), imo, { whenWithheld: "null", leaf: true });
+    const imoOut = linkHidden
+      ? sourced("identity", hiddenLink, resolved.imo, { whenWithheld: "null", leaf: true })
+      : imo === null || input.id.kind === "imo"
+        ? imo
+        : record === null
+          ? sourced("identity", [`station:${live!.stationId}`], imo, { whenWithheld: "null", leaf: true })
+          : sourced("identity", mmsiLinkSources(record, input.id.mmsi), imo, { whenWithheld: "null", leaf: true });
     const identitySources = [...new Set([...(current?.sources ?? []), ...(callsign?.sources ?? [])])].sort();
     const fix = fixes[0];
-    // The same designations screening gives for the ship's id: by IMO when known, else by its MMSI.
-    const sanctionsId: VesselId | null = imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
+    // The same designations screening gives for the ship's id: by IMO when known (and the caller
+    // may see it: designations by an IMO only a denied station broadcast would name it), else by its MMSI.
+    const imoShown = imo !== null && (input.id.kind === "imo" || record !== null || may([`station:${live!.stationId}`]));
+    const sanctionsId: VesselId | null = imoShown && imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
     const sanctionStates = await ctx.services.sanctions.listStates();
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
+    const recentCalls = (await ctx.services.derived.vesselCalls(v.mmsis, { visible, from: ctx.now - RECENT_CALLS_MS, to: ctx.now + 1, after: null, limit: 500 })).slice(-RECENT_CALLS);
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
     // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
     const inspections = imo === null ? [] : await ctx.services.inspections.forVessel(imo);
@@ -209,9 +237,11 @@ export const vesselsGet = defineOperation({
           .slice(1)
           .map((g) => sourced("otherNames", g.sources, { name: g.name, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen), sources: g.sources }, { countRows: true, leaf: true })),
         particulars: particularsOf(record, live),
-        lastPosition: fix ? lastPositionOf(fix) : null,
-        // Port calls need a source the service does not hold yet: empty, not an error.
-        portCalls: [],
+        lastPosition: fix ? lastPositionOf(fix, ctx.now, ctx.services.sources.get(`station:${fix.stationId}`)?.name ?? null) : null,
+        // The latest calls derived from visible stations (GET .../port-calls has them all, with confidence).
+        portCalls: recentCalls.map((c) =>
+          sourced("portCalls", [`station:${c.stationId}`], { unlocode: c.unlocode, arrival: iso(c.arrival), departure: c.departure === null ? null : iso(c.departure), source: `station:${c.stationId}` }, { countRows: true, leaf: true }),
+        ),
         // Only what an operator imported (`mds import inspections`): none ship with the service.
         inspections: inspections.map((i) =>
           sourced("inspections", [i.source], { date: i.date, type: i.type, port: i.port, authority: i.authority, origin: i.origin, sources: [i.source] }, { countRows: true, leaf: true }),
@@ -277,7 +307,7 @@ function newestCallsign(record: VesselRecord | null): { value: string; sources: 
   return first ? { value: first.value, sources: [first.source] } : null;
 }
 
-function lastPositionOf(f: PositionFix) {
+function lastPositionOf(f: PositionFix, now: number, sourceName: string | null) {
   const source = `station:${f.stationId}`;
   return sourced(
     "lastPosition",
@@ -291,6 +321,8 @@ function lastPositionOf(f: PositionFix) {
       heading: f.heading,
       navStatus: navStatusName(f.navStatus),
       source,
+      sourceName,
+      ageSeconds: Math.max(0, Math.floor((now - f.time) / 1000)),
     },
     { whenWithheld: "null", leaf: true },
   );

@@ -12,23 +12,14 @@ import {
   formatIsoTime,
   MAX_HOURS,
   navStatusName,
-  parseIsoTime,
   resolveWindow,
 } from "../domain/tracks/window.ts";
 import { ArchiveUnavailableError, type TrackPoint } from "../ports/tracks.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
-import { intParam } from "./params.ts";
+import { intParam, timeParam } from "./params.ts";
 import { vesselIdParam } from "./params.ts";
 import { notFound, visibleStations } from "./projections/visible-vessel.ts";
-
-const timeParam = z.string().transform((v, ctx) => {
-  const t = parseIsoTime(v);
-  if (t === null) {
-    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-19T06:00:00Z, or a date, e.g. 2026-11-19" });
-    return z.NEVER;
-  }
-  return t;
-});
+import { accountIdOf } from "./principal.ts";
 
 const TrackPointSchema = z.object({
   time: z.string(),
@@ -122,7 +113,7 @@ export const vesselsTrack = defineOperation({
     const visible = await visibleStations(ctx);
     const id = input.id;
     const found = await ctx.services.vessels.findMmsis(id, visible);
-    // Heard by a visible station but not linked into the registry yet (it refreshes every minute).
+    // Heard by a visible station but not linked into the registry yet (a report stored a moment ago).
     if (!found && !(id.kind === "mmsi" && (await ctx.services.vessels.heardBy(id.mmsi, visible)))) throw notFound(id);
     const links = found?.mmsis ?? [];
     // An MMSI another ship was seen with later is this ship's only up to its own last sighting with it.
@@ -139,7 +130,7 @@ export const vesselsTrack = defineOperation({
     // A bucket is filled from any station the caller may see, so which feeds may be served
     // must be known before choosing: the same decide() the pipeline's filter applies. Points
     // of the others are handed to the filter as withheld rows, which it counts per source.
-    const principal = { commercialUse: ctx.principal.entitlements.commercialUse };
+    const principal = { commercialUse: ctx.principal.entitlements.commercialUse, accountId: accountIdOf(ctx.principal) };
     const allowed = visible.filter((s) => decide(ctx.services.sources, [`station:${s}`], principal, "api").allowed);
     const denied = visible.filter((s) => !allowed.includes(s));
 

@@ -70,15 +70,66 @@ export interface CreditLedger {
   close?(): Promise<void>;
 }
 
+import type { Source } from "../domain/rights/source.ts";
+
 export interface Station {
   id: number;
   accountId: string;
   name: string;
+  /** Public: everyone may see its data, under its own source (`station:<id>`). */
   shared: boolean;
+  /** What the owner grants others when shared (API use comes with sharing). */
+  grants: { redistribution: boolean; commercial: boolean };
+  /** The name its source goes by when shared; the station's name when null. */
+  sourceName: string | null;
+  /** Its own port for plain NMEA over UDP and TCP, or null. */
+  plainPort: number | null;
+  /** CIDRs plain NMEA is accepted from (canonical text); null: any address. */
+  allowFrom: string[] | null;
+  /** `host:port` of the receiver's TCP server the service reads from, or null. */
+  connect: string | null;
   createdAt: number;
 }
 
+/** Settings given on create or update; an absent field is left as it is (null clears). */
+export interface StationSettings {
+  shared?: boolean;
+  redistribution?: boolean;
+  commercial?: boolean;
+  sourceName?: string | null;
+  /** true: allocate a plain port (keeps one already allocated); false: release it. */
+  plainPort?: boolean;
+  allowFrom?: string[] | null;
+  connect?: string | null;
+}
+
+/** Every plain port of the configured range is taken. */
+export class NoFreePlainPortError extends Error {
+  readonly from: number;
+  readonly to: number;
+  constructor(from: number, to: number) {
+    super(`every plain NMEA port from ${from} to ${to} is taken; widen INGEST_PLAIN_PORTS`);
+    this.name = "NoFreePlainPortError";
+    this.from = from;
+    this.to = to;
+  }
+}
+
 export interface StationStore {
-  createStation(accountId: string, name: string): Promise<{ station: Station; secret: string }>;
+  createStation(accountId: string, name: string, settings?: StationSettings): Promise<{ station: Station; secret: string }>;
+  updateStation(id: number, settings: StationSettings): Promise<Station | null>;
+  /** A new secret (and UDP signing key) for the station; the old one stops working. Null when there is no such station. */
+  rotateSecret(stationId: number): Promise<{ station: Station; secret: string } | null>;
+  getStation(id: number): Promise<Station | null>;
   listStations(accountId: string): Promise<Station[]>;
+  /** Every shared station (the public sources among stations). */
+  sharedStations(): Promise<Station[]>;
+  /**
+   * Every shared station as a source (`station:<id>`, its name, attribution, licence and the
+   * permissions its owner grants), for listings such as `GET /api/v1/sources`. The owner's
+   * account is left out: it is the rights engine's business, not the public's.
+   */
+  sharedSources(): Promise<Source[]>;
+  /** Every station with a plain port or a connect-out target: what `serve` listens on and dials. */
+  receiverStations(): Promise<Station[]>;
 }

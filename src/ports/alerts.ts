@@ -47,6 +47,8 @@ export interface AlertStore {
   deleteFollow(accountId: string, id: number): Promise<boolean>;
   /** Vessel follows of any account matching one of the IMOs or MMSIs. */
   vesselFollowers(imos: readonly number[], mmsis: readonly number[]): Promise<Follow[]>;
+  /** Port follows of any account naming one of these UN/LOCODEs. */
+  portFollowers(unlocodes: readonly string[]): Promise<Follow[]>;
 
   addZone(accountId: string, zone: Pick<Zone, "name" | "geometry" | "bbox">, limit: number, now: number): Promise<LimitedInsert<Zone>>;
   listZones(accountId: string): Promise<Zone[]>;
@@ -58,6 +60,8 @@ export interface AlertStore {
   addSavedSearch(accountId: string, search: Pick<SavedSearch, "name" | "q" | "kind">, limit: number, now: number): Promise<LimitedInsert<SavedSearch>>;
   listSavedSearches(accountId: string): Promise<SavedSearch[]>;
   deleteSavedSearch(accountId: string, id: number): Promise<boolean>;
+  /** Every saved search of every account, for matching new listings. */
+  allSavedSearches(): Promise<SavedSearch[]>;
 
   /** A named position in an outbox the alert engine reads (the sanctions events), 0 when never set. */
   cursor(name: string): Promise<number>;

@@ -1,3 +1,5 @@
+import type { VesselIdentityFields } from "../domain/vessels/identity-fields.ts";
+
 /**
  * AIS data received by users' own stations: position history, each station's latest
  * fix and latest identity per vessel, and per-station ingest counters.
@@ -28,22 +30,9 @@ export interface PositionFix {
  * What static reports (types 5, 19, 24 A/B) tell about a vessel, as heard by one station.
  * Fields a report does not carry are undefined in an update and keep their stored value.
  */
-export interface VesselIdentityUpdate {
+export interface VesselIdentityUpdate extends VesselIdentityFields {
   stationId: number;
   mmsi: number;
-  /** Only check-digit-valid IMO numbers; anything else is stored as null. */
-  imo?: number | null;
-  name?: string | null;
-  callsign?: string | null;
-  shipType?: number | null;
-  toBow?: number | null;
-  toStern?: number | null;
-  toPort?: number | null;
-  toStarboard?: number | null;
-  draught?: number | null;
-  destination?: string | null;
-  /** As broadcast, without a year: `MM-DDTHH:MMZ`, null when not available. */
-  eta?: string | null;
   updatedAt: number;
 }
 
@@ -89,8 +78,15 @@ export interface IngestStation {
   accountId: string;
   name: string;
   shared: boolean;
-  /** SHA-256 hex of the station secret. Also the key of the UDP datagram signatures. */
+  /** SHA-256 hex of the station secret. */
   secretHash: string;
+  /**
+   * The UDP signing key (64 hex digits) as stored: sealed (secret-box). Null for a station
+   * created before migration 0018 until its secret is rotated: its datagrams are refused.
+   */
+  udpKey?: string | null;
+  /** CIDRs the station accepts data from (`--allow-from`); null: any address. */
+  allowFrom: string[] | null;
 }
 
 export interface StationCounters {

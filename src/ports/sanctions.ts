@@ -33,6 +33,37 @@ export interface SanctionsImportResult {
   /** Listing and delisting events written to the outbox. */
   events: number;
   guard: string;
+  /**
+   * The publication was the one already stored (same checksum, same kind): no version was
+   * written and no designation touched; only the list's as-of date and last import moved on.
+   */
+  samePublication: boolean;
+}
+
+/** How a fetch of a list ended: a new version, the stored publication again, or an error. */
+export type SanctionsFetchOutcome = "imported" | "unchanged" | "failed";
+
+/** One fetch of a list, as recorded by `serve`'s refresh and `mds import sanctions`. */
+export interface SanctionsFetchAttempt {
+  list: SanctionsListKey;
+  /** When the fetch started (epoch ms). */
+  attemptedAt: number;
+  outcome: SanctionsFetchOutcome;
+  /** Why it failed (outcome `failed`). */
+  error: string | null;
+  /** The files or URLs read. */
+  source: string;
+}
+
+/** The last fetch of a list and its last success; nulls when never fetched. */
+export interface SanctionsFetchState {
+  list: SanctionsListKey;
+  attemptedAt: number | null;
+  outcome: SanctionsFetchOutcome | null;
+  error: string | null;
+  source: string | null;
+  succeededAt: number | null;
+  succeededSource: string | null;
 }
 
 /** The latest version of a list, or nulls when the list was never imported. */
@@ -132,6 +163,10 @@ export interface SanctionsStore {
    * transaction. Throws DelistingGuardError or SanctionsImportError and changes nothing.
    */
   importVersion(input: SanctionsVersionInput): Promise<SanctionsImportResult>;
+  /** Records a fetch of a list (kept: the last attempt, and the last success). */
+  recordFetch(attempt: SanctionsFetchAttempt): Promise<void>;
+  /** The last fetch of every list, including lists never fetched. */
+  fetchStates(): Promise<SanctionsFetchState[]>;
   /** Latest version of every list, including lists never imported. */
   listStates(): Promise<SanctionsListState[]>;
   versions(list: SanctionsListKey): Promise<SanctionsVersionRow[]>;

@@ -1,4 +1,4 @@
-import type { EventType } from "../domain/alerts/payload.ts";
+import type { AlertKind, EventType } from "../domain/alerts/payload.ts";
 
 /**
  * Webhook endpoints, the events raised for accounts, and their deliveries. The deliveries
@@ -109,7 +109,7 @@ export interface AttemptResult {
 /** An alert to record, with the body of its event built once the ids are known. */
 export interface NewAlert {
   accountId: string;
-  type: "zone_enter" | "sanctions";
+  type: AlertKind;
   occurredAt: number;
   /** Unique per alert: recording the same alert twice (a replayed outbox read) is a no-op. */
   dedupeKey: string;

@@ -79,4 +79,15 @@ describe("each kind of bad input: one line naming what and why, exit 1 (spawned)
     const r = await spawnCli(["serve"], { DATA_DIR: dataDir, PORT: "0", INGEST_TCP_PORT: String(busyPort), INGEST_UDP_PORT: "off" });
     assertOneLine(r, new RegExp(`INGEST_TCP_PORT: 127\\.0\\.0\\.1:${busyPort} is already in use`));
   });
+
+  it("derive port-calls with a time that is not one, or a window backwards, names the option", async () => {
+    assertOneLine(await spawnCli(["derive", "port-calls", "--from", "last tuesday"], env), /--from: "last tuesday" is not an ISO 8601 timestamp/);
+    assertOneLine(await spawnCli(["derive", "port-calls", "--from", "2026-11-20", "--to", "2026-11-19"], env), /--from must be before --to/);
+    assertOneLine(await spawnCli(["derive", "port-calls", "--since", "2026-11-20"], env), /--since: unknown option for "mds derive port-calls"/);
+    assertOneLine(await spawnCli(["derive", "everything"], env), /unknown command: derive everything/);
+  });
+
+  it("DERIVED_FACTS other than on or off is refused naming the variable", async () => {
+    assertOneLine(await spawnCli(["migrate"], { ...env, DERIVED_FACTS: "maybe" }), /DERIVED_FACTS: must be on or off/);
+  });
 });

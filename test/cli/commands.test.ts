@@ -38,6 +38,10 @@ describe("the mds command line, in process", () => {
     assert.match((await mds(["keys", "list", "--account", account.id])).stdout, new RegExp(`^${key.id} .* revoked`));
     const stations = JSON.parse((await mds(["stations", "list", "--account", account.id, "--json"])).stdout);
     assert.deepEqual(stations.map((s: { id: number }) => s.id), [station.id]);
+    const rotated = JSON.parse((await mds(["stations", "rotate-secret", "--station", String(station.id), "--json"])).stdout);
+    assert.equal(rotated.id, station.id);
+    assert.match(rotated.secret, /^mds_st_/);
+    assert.notEqual(rotated.secret, station.secret);
   });
 
   it("ingest reads NMEA from stdin as the station's and prints one JSON summary", async () => {
@@ -64,6 +68,9 @@ describe("the mds command line, in process", () => {
       [["keys", "create", "--plan", "pro", "--account", "acc_nope"], /^mds: --account acc_nope: no such account$/],
       [["stations", "create", "--account", "acc_nope"], /^mds: stations create needs --name <name>$/],
       [["ingest", "/dev/null"], /^mds: ingest needs --station <id>$/],
+      [["stations", "rotate-secret"], /^mds: stations rotate-secret needs --station <id>$/],
+      [["stations", "rotate-secret", "--station", "1e3"], /^mds: --station 1e3: must be a station id/],
+      [["stations", "rotate-secret", "--station", "99999"], /^mds: --station 99999: no such station$/],
     ];
     for (const [argv, pattern] of cases) {
       const r = await mds(argv);
@@ -88,7 +95,7 @@ describe("the mds command line, in process", () => {
       [["import", "all", "file.csv"], {}, /^mds: import all takes no file/],
       [["migrate"], { PORT: "abc" }, /^mds: PORT: must be a whole number from 0 to 65535, got "abc"$/],
       [["migrate"], { PORT: "70000", LOG_LEVEL: "loud" }, /^mds: PORT: must be a whole number from 0 to 65535, got "70000"; LOG_LEVEL: must be one of fatal, .*, got "loud"$/],
-      [["migrate"], { SANCTIONS_REFRESH_MINUTES: "soon" }, /^mds: SANCTIONS_REFRESH_MINUTES: must be a whole number of at least 1/],
+      [["migrate"], { SANCTIONS_REFRESH: "soon" }, /^mds: SANCTIONS_REFRESH: must be off, or an interval of at least one minute/],
       [["migrate"], { SOURCES_FILE: "/nonexistent/sources.json" }, /^mds: SOURCES_FILE: "\/nonexistent\/sources\.json" does not exist/],
       [["migrate"], { SOURCES_FILE: sources }, /^mds: SOURCES_FILE: ".*bad-sources\.json" is not JSON: /],
     ];

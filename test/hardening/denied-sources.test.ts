@@ -32,6 +32,13 @@ const CLEARED = SHIPPED.sources.filter((s) => s.permissions.api).map((s) => s.id
 /** MAERSK ABERDEEN of the bundled EU MRV data; only the test's station links it to this MMSI. */
 const IMO = 9175793;
 const STATION_MMSI = 230_999_001;
+/** Calls that ask by the station's MMSI: they may echo it, but must not reveal the IMO behind it. */
+const BY_MMSI = [
+  `REST GET /api/v1/vessels/mmsi-${STATION_MMSI}`,
+  `REST GET /api/v1/vessels/mmsi-${STATION_MMSI}/track?hours=24`,
+  `REST GET /api/v1/search?q=${STATION_MMSI}`,
+  "MCP get_vessel by MMSI",
+];
 
 interface Answer {
   via: string;
@@ -71,11 +78,22 @@ async function callEverything(t: TestService): Promise<Map<string, Answer>> {
     if (op.tool && !example.owned && !example.body) out.set(`MCP ${op.id}`, await toolCall(t, o.key, op.tool, { ...example.path, ...example.query }));
   }
   const o = await owner("scale");
-  for (const url of [`/api/v1/vessels/${IMO}`, `/api/v1/search?q=${IMO}`, "/api/v1/search?q=maersk%20aberdeen", "/api/v1/search?q=wombat", "/api/v1/ports/NLRTM", "/api/v1/flags/NL"]) {
+  for (const url of [
+    `/api/v1/vessels/${IMO}`,
+    `/api/v1/search?q=${IMO}`,
+    "/api/v1/search?q=maersk%20aberdeen",
+    "/api/v1/search?q=wombat",
+    "/api/v1/ports/NLRTM",
+    "/api/v1/flags/NL",
+    `/api/v1/vessels/mmsi-${STATION_MMSI}`,
+    `/api/v1/vessels/mmsi-${STATION_MMSI}/track?hours=24`,
+    `/api/v1/search?q=${STATION_MMSI}`,
+  ]) {
     const res = await request(t, o.key, "GET", url);
     out.set(`REST GET ${url}`, { via: `REST GET ${url}`, status: res.status, body: res.body, text: JSON.stringify(res.body) });
   }
   out.set("MCP get_vessel", await toolCall(t, o.key, "get_vessel", { id: String(IMO) }));
+  out.set("MCP get_vessel by MMSI", { ...(await toolCall(t, o.key, "get_vessel", { id: `mmsi-${STATION_MMSI}` })), via: "MCP get_vessel by MMSI" });
   out.set("MCP search_entities", await toolCall(t, o.key, "search_entities", { q: String(IMO) }));
   return out;
 }
@@ -92,7 +110,7 @@ async function serviceDenying(denied: string | null): Promise<{ t: TestService; 
   // A shared station: the only one that links the MMSI to the IMO, and the only one that heard a second ship.
   const { accountId } = await t.key("pro", "station owner");
   const { station } = await t.service.services.stations.createStation(accountId, "shared mast");
-  await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", station.id).execute();
+  await t.service.services.stations.updateStation(station.id, { shared: true, redistribution: true, commercial: true });
   await identity(t, { stationId: station.id, mmsi: STATION_MMSI, imo: IMO, name: "MAERSK ABERDEEN" }, false);
   await identity(t, { stationId: station.id, mmsi: 230_999_002, name: "DENIED WOMBAT" });
   await writeFixes(t, [fix(station.id, STATION_MMSI, t.clock.now() - 60_000)]);
@@ -117,6 +135,11 @@ describe("denied sources: nothing of a denied source in any answer, and what res
     assert.match(baseline.get(`REST GET /api/v1/search?q=${IMO}`)!.text, new RegExp(String(STATION_MMSI)));
     assert.equal(baseline.get("REST GET /api/v1/ports/NLRTM")!.body!.name, "Rotterdam");
     assert.equal(baseline.get("REST GET /api/v1/flags/NL")!.body!.name, "Netherlands");
+    // Asked by the MMSI, the page and its links name the ship by the IMO the station linked.
+    const byMmsi = baseline.get(`REST GET /api/v1/vessels/mmsi-${STATION_MMSI}`)!.body!;
+    assert.equal(byMmsi.imo, IMO);
+    assert.match(byMmsi.api, new RegExp(`/api/v1/vessels/${IMO}$`));
+    assert.match(baseline.get("MCP get_vessel by MMSI")!.text, new RegExp(String(IMO)));
   });
 
   for (const denied of CLEARED) {
@@ -137,7 +160,11 @@ describe("denied sources: nothing of a denied source in any answer, and what res
             const withheld: { sources: string[] }[] = a.body.withheld ?? [];
             assert.ok(withheld.some((w) => w.sources.some((x) => isFrom(x, denied))), `${what}: withheld names ${denied}: ${JSON.stringify(a.body.withheld)}`);
           }
-          if (denied === "station") assert.doesNotMatch(a.text, new RegExp(String(STATION_MMSI)), `${what}: the MMSI only a station linked`);
+          if (denied === "station") {
+            // Asked by the MMSI, the answer may echo it; the IMO only the station linked it to is nowhere, URLs included.
+            if (BY_MMSI.includes(what)) assert.doesNotMatch(a.text, new RegExp(`${IMO}|MAERSK`), `${what}: the IMO only a station linked`);
+            else assert.doesNotMatch(a.text, new RegExp(String(STATION_MMSI)), `${what}: the MMSI only a station linked`);
+          }
         }
         const port = answers.get("REST GET /api/v1/ports/NLRTM")!.body!;
         const flag = answers.get("REST GET /api/v1/flags/NL")!.body!;
@@ -160,6 +187,11 @@ describe("denied sources: nothing of a denied source in any answer, and what res
           assert.equal(page.mmsi, null);
           assert.equal(page.imo, IMO, "the IMO the caller asked for stays");
           assert.doesNotMatch(answers.get("REST GET /api/v1/search?q=wombat")!.text, /DENIED WOMBAT|230999002/);
+          const byMmsi = answers.get(`REST GET /api/v1/vessels/mmsi-${STATION_MMSI}`)!.body!;
+          assert.equal(byMmsi.imo, null);
+          assert.match(byMmsi.page, new RegExp(`/vessel/mmsi-${STATION_MMSI}$`));
+          assert.match(byMmsi.api, new RegExp(`/api/v1/vessels/mmsi-${STATION_MMSI}$`));
+          assert.ok(byMmsi.withheld.some((w: { section: string; sources: string[] }) => w.section === "identity" && w.sources.some((x) => x.startsWith("station:"))), JSON.stringify(byMmsi.withheld));
         }
       } finally {
         await s.cleanup();

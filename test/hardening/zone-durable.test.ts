@@ -25,8 +25,9 @@ const HARBOUR = {
     ],
   ],
 };
-const OUT = 24.8;
-const IN = 24.95;
+// Either side of the zone edge at 24.9 E, 0.6 nm apart: a step a ship can sail in the 10 s between fixes.
+const OUT = 24.89;
+const IN = 24.91;
 
 describe("zone tracker state, saved and restored", () => {
   it("hands out new and moved vessels once, and a restored tracker continues the hysteresis where the saved one stopped", () => {

@@ -11,6 +11,7 @@ import type { PlanId } from "../../src/domain/plans.ts";
 import { createService, DATASETS_DIR, type OAuthSeams, PROJECT_ROOT, type Service } from "../../src/main.ts";
 import type { Clock } from "../../src/ports/clock.ts";
 import type { WebhooksOptions } from "../../src/adapters/webhooks/runtime.ts";
+import type { FeedRunnerOptions } from "../../src/adapters/ingest/feeds/runner.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -141,7 +142,9 @@ async function freshPostgres(withData: boolean): Promise<{ url: string; drop: ()
   };
 }
 
-export async function startTestService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; webhooks?: WebhooksOptions; oauth?: OAuthSeams } = {}): Promise<TestService> {
+export async function startTestService(
+  options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; webhooks?: WebhooksOptions; oauth?: OAuthSeams; feeds?: FeedRunnerOptions } = {},
+): Promise<TestService> {
   const engine = options.engine ?? "sqlite";
   const clock = new TestClock();
   const dataDir = mkdtempSync(join(tmpdir(), "mds-test-"));
@@ -156,7 +159,7 @@ export async function startTestService(options: { engine?: Engine; withData?: bo
     if (options.withData !== false) copyFileSync(await sqliteTemplate(), join(dataDir, "mds.sqlite"));
   }
   // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
-  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks, oauth: options.oauth });
+  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks, oauth: options.oauth, feeds: options.feeds });
   return {
     service,
     clock,

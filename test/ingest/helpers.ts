@@ -15,6 +15,12 @@ export async function startIngestService(engine: Engine = "sqlite"): Promise<Ing
   return Object.assign(t, { tcpPort: ports.tcpPort!, udpPort: ports.udpPort! });
 }
 
+/** A service with both listeners and one station on a Pro account (the usual start of an ingest suite). */
+export async function startWithStation(engine: Engine = "sqlite"): Promise<{ t: IngestTestService; st: TestStation }> {
+  const t = await startIngestService(engine);
+  return { t, st: await stationFor(t) };
+}
+
 export interface TestStation {
   id: number;
   secret: string;

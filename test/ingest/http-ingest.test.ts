@@ -29,6 +29,7 @@ describe("POST /ingest/nmea", () => {
     assert.equal(r.statusCode, 200, r.body);
     assert.deepEqual(r.json(), {
       station: { id: st.id, name: "roof" },
+      format: "nmea",
       lines: 7,
       accepted: 4,
       rejected: 3,
@@ -54,7 +55,7 @@ describe("POST /ingest/nmea", () => {
     assert.equal(await totalPositions(t), 1);
   });
 
-  it("a body over the limit is 413 payload_too_large; another content type 415", async () => {
+  it("a body over the limit is 413 payload_too_large; JSON that is no receiver's format 415", async () => {
     const big = `${"!AIVDM,1,1,,A,13u?etPv2;0n:dDPwUM1U1Cb069D,0*24\n".repeat(Math.ceil(INGEST_BODY_LIMIT / 45) + 10)}`;
     const r = await post(big, { authorization: `Bearer ${st.secret}` });
     assert.equal(r.statusCode, 413);

@@ -7,7 +7,7 @@ import type { IngestBatch, IngestStation, PositionStore } from "../../src/ports/
 import { TestClock } from "../helpers/service.ts";
 import { positionLine, staticLines } from "./helpers.ts";
 
-const STATION: IngestStation = { id: 1, accountId: "acc_x", name: "roof", shared: false, secretHash: "00" };
+const STATION: IngestStation = { id: 1, accountId: "acc_x", name: "roof", shared: false, secretHash: "00", allowFrom: null };
 
 /** Records batches; can be made slow or failing. */
 class FakeStore {
@@ -97,9 +97,10 @@ describe("ingest pipeline", () => {
     const r = p.submit(
       STATION,
       [
-        positionLine({ mmsi: 202_000_001, lat: 1, lon: 1 }, clock.t - 2_000),
-        positionLine({ mmsi: 202_000_001, lat: 3, lon: 3 }, clock.t),
-        positionLine({ mmsi: 202_000_001, lat: 2, lon: 2 }, clock.t - 1_000),
+        // A few metres apart (farther would be a jump no ship can sail in a second).
+        positionLine({ mmsi: 202_000_001, lat: 1.001, lon: 1.001 }, clock.t - 2_000),
+        positionLine({ mmsi: 202_000_001, lat: 1.003, lon: 1.003 }, clock.t),
+        positionLine({ mmsi: 202_000_001, lat: 1.002, lon: 1.002 }, clock.t - 1_000),
         ...staticLines({ mmsi: 202_000_001, shipname: "FIRST", destination: "A" }, 1),
         ...staticLines({ mmsi: 202_000_001, shipname: "SECOND", destination: "" }, 2),
       ],
@@ -110,7 +111,7 @@ describe("ingest pipeline", () => {
     assert.equal(b!.positions.length, 3);
     assert.deepEqual(
       b!.latest.map((f) => f.lat),
-      [3],
+      [1.003],
     );
     assert.equal(b!.identities.length, 1);
     assert.equal(b!.identities[0]!.name, "SECOND");

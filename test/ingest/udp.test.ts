@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createSocket } from "node:dgram";
 import { after, before, describe, it } from "node:test";
-import { parseDatagramHeader, signDatagram, udpKeyFromHash, udpKeyFromSecret, verifyDatagram } from "../../src/adapters/ingest/udp-signature.ts";
+import { createHmac } from "node:crypto";
+import { parseDatagramHeader, signDatagram, udpKeyFromHex, udpKeyFromSecret, verifyDatagram } from "../../src/adapters/ingest/udp-signature.ts";
 import { hashSecret } from "../../src/domain/secrets.ts";
 import { garbage, type IngestTestService, metric, metricsText, positionLine, positionsOf, startIngestService, stationFor, type TestStation, totalPositions } from "./helpers.ts";
 
@@ -21,9 +22,12 @@ async function settle(t: IngestTestService, n: number): Promise<void> {
 }
 
 describe("UDP datagram signatures", () => {
-  it("the receiver's key from the stored hash equals the sender's key from the secret; any change of the body breaks the MAC", () => {
+  it("the sender's key is HMAC-SHA256(secret, \"mds-udp-v1\"), not the stored hash; any change of the body breaks the MAC", () => {
     const secret = "mds_st_0123456789abcdefghijklmnopqrstuv";
-    assert.ok(udpKeyFromHash(hashSecret(secret)).equals(udpKeyFromSecret(secret)));
+    // What a sender in any language computes (the README gives the openssl line).
+    const documented = createHmac("sha256", secret).update("mds-udp-v1").digest("hex");
+    assert.ok(udpKeyFromHex(documented).equals(udpKeyFromSecret(secret)));
+    assert.ok(!udpKeyFromHex(hashSecret(secret)).equals(udpKeyFromSecret(secret)), "the digest the database stores is not the key");
     const msg = signDatagram(udpKeyFromSecret(secret), 7, 1_795_000_000, 3, ["!AIVDM,1,1,,A,1,0*00"]);
     assert.match(msg.toString("latin1"), /^#mds1 7 1795000000 3 [0-9a-f]{64}\n!AIVDM/);
     const h = parseDatagramHeader(msg);

@@ -112,6 +112,9 @@ export const CASES: Case[] = [
   { tool: "get_usage", name: "usage of the key", plan: "plus", args: () => ({}), expect: "ok" },
   { tool: "get_usage", name: "an unknown argument", plan: "plus", args: () => ({ verbose: true }), expect: "invalid_parameter" },
 
+  { tool: "list_sources", name: "every source with its licence and feed state", plan: "sandbox", args: () => ({}), expect: "ok" },
+  { tool: "list_sources", name: "an unknown argument", plan: "sandbox", args: () => ({ feed: "norway" }), expect: "invalid_parameter" },
+
   { tool: "get_my_feed", name: "the account's own stations", plan: "pro", args: () => ({ maxAge: 30 }), expect: "ok", prepare: withStation },
   { tool: "get_my_feed", name: "a sandbox key: the plan lacks private feeds", plan: "sandbox", args: () => ({}), expect: "plan_lacks_feature" },
   { tool: "get_my_feed", name: "maxAge out of range", plan: "team", args: () => ({ maxAge: 0 }), expect: "invalid_parameter" },
@@ -136,6 +139,16 @@ export const CASES: Case[] = [
   { tool: "get_vessel_track", name: "the last hour heard by the account's station", plan: "pro", args: () => ({ id: "mmsi-244000001", hours: 1 }), expect: "ok", prepare: withStation },
   { tool: "get_vessel_track", name: "hours out of range", plan: "pro", args: () => ({ id: "mmsi-244000001", hours: 0 }), expect: "invalid_parameter" },
   { tool: "get_vessel_track", name: "history the plan lacks", plan: "sandbox", args: () => ({ id: "9244661", from: "2026-11-17T00:00:00Z", to: "2026-11-18T00:00:00Z" }), expect: "plan_lacks_feature" },
+
+  { tool: "get_port_calls", name: "calls of a vessel the account's station heard", plan: "pro", args: () => ({ vessel: "mmsi-244000001" }), expect: "ok", prepare: withStation },
+  { tool: "get_port_calls", name: "calls at a port", plan: "developer", args: () => ({ port: "nlrtm", limit: 5 }), expect: "ok" },
+  { tool: "get_port_calls", name: "neither a vessel nor a port", plan: "developer", args: () => ({}), expect: "invalid_parameter" },
+  { tool: "get_port_calls", name: "an unknown port", plan: "developer", args: () => ({ port: "ZZZZZ" }), expect: "not_found" },
+  { tool: "get_port_calls", name: "history the plan lacks", plan: "sandbox", args: () => ({ port: "NLRTM", from: "2026-11-01T00:00:00Z" }), expect: "plan_lacks_feature" },
+
+  { tool: "get_chokepoint_transits", name: "the Dover Strait's last week", plan: "developer", args: () => ({ id: "chokepoint9", days: 7 }), expect: "ok" },
+  { tool: "get_chokepoint_transits", name: "days out of range", plan: "developer", args: () => ({ id: "chokepoint9", days: 91 }), expect: "invalid_parameter" },
+  { tool: "get_chokepoint_transits", name: "an unknown waterway", plan: "developer", args: () => ({ id: "chokepoint99" }), expect: "not_found" },
 
   { tool: "search_entities", name: "vessel names", plan: "developer", args: () => ({ q: "alaskan" }), expect: "ok" },
   { tool: "search_entities", name: "a port by UN/LOCODE", plan: "developer", args: () => ({ q: "nlrtm", kind: "port" }), expect: "ok" },

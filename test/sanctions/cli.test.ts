@@ -39,9 +39,10 @@ describe("mds import sanctions", () => {
 
   it("--all reads every list from its configured sources", async () => {
     const r = await mds(["import", "sanctions", "--all"], { SANCTIONS_SOURCES: configured });
-    assert.match(r.stderr, /^ofac: version 2 as of \d{4}-\d{2}-\d{2}: 851 records, 851 active; 0 listed, 0 delisted/m);
-    assert.match(r.stderr, /^uk: version 3 .*632 active/m);
-    assert.match(r.stderr, /^eu: version 4 .*674 active/m);
+    // The same OFAC file as the first import: no new version, only a confirmation.
+    assert.match(r.stderr, /^ofac: same publication as version 1, nothing changed; confirmed as of \d{4}-\d{2}-\d{2} \(851 active\)/m);
+    assert.match(r.stderr, /^uk: version 2 .*632 active/m);
+    assert.match(r.stderr, /^eu: version 3 .*674 active/m);
     assert.match(r.stderr, /^canada: .*2 active/m);
     assert.match(r.stderr, /^new-zealand: .*3 active/m);
   });
@@ -69,12 +70,24 @@ describe("mds import sanctions", () => {
     });
   }
 
-  it("SANCTIONS_SOURCES and SANCTIONS_REFRESH_MINUTES are checked at start", () => {
-    const c = parseConfig({ SANCTIONS_SOURCES: "eu=https://example.org/a.csv?x=1,/srv/b.csv; uk=/srv/uk.xml", SANCTIONS_REFRESH_MINUTES: "60" }, PROJECT_ROOT);
+  it("SANCTIONS_SOURCES, SANCTIONS_REFRESH and SANCTIONS_FETCH_TIMEOUT_SECONDS are checked at start", () => {
+    const c = parseConfig({ SANCTIONS_SOURCES: "eu=https://example.org/a.csv?x=1,/srv/b.csv; uk=/srv/uk.xml", SANCTIONS_REFRESH: "6" }, PROJECT_ROOT);
     assert.deepEqual(c.sanctionsSources, { eu: ["https://example.org/a.csv?x=1", "/srv/b.csv"], uk: ["/srv/uk.xml"] });
-    assert.equal(c.sanctionsRefreshMinutes, 60);
-    assert.equal(parseConfig({}, PROJECT_ROOT).sanctionsRefreshMinutes, null);
-    for (const env of [{ SANCTIONS_SOURCES: "un=/x" }, { SANCTIONS_SOURCES: "ofac" }, { SANCTIONS_REFRESH_MINUTES: "0" }]) {
+    assert.equal(c.sanctionsRefreshMs, 6 * 3_600_000);
+    // Daily unless told otherwise; off only when asked.
+    assert.equal(parseConfig({}, PROJECT_ROOT).sanctionsRefreshMs, 86_400_000);
+    assert.equal(parseConfig({ SANCTIONS_REFRESH: "off" }, PROJECT_ROOT).sanctionsRefreshMs, null);
+    assert.equal(parseConfig({ SANCTIONS_REFRESH: "30m" }, PROJECT_ROOT).sanctionsRefreshMs, 1_800_000);
+    assert.equal(parseConfig({ SANCTIONS_REFRESH: "1d" }, PROJECT_ROOT).sanctionsRefreshMs, 86_400_000);
+    assert.equal(parseConfig({}, PROJECT_ROOT).sanctionsFetchTimeoutMs, 300_000);
+    for (const env of [
+      { SANCTIONS_SOURCES: "un=/x" },
+      { SANCTIONS_SOURCES: "ofac" },
+      { SANCTIONS_REFRESH: "0" },
+      { SANCTIONS_REFRESH: "30s" },
+      { SANCTIONS_REFRESH: "daily" },
+      { SANCTIONS_FETCH_TIMEOUT_SECONDS: "0" },
+    ]) {
       assert.throws(() => parseConfig(env, PROJECT_ROOT), (e) => e instanceof ConfigError && new RegExp(`^${Object.keys(env)[0]}: `).test(e.problems[0]!));
     }
   });
@@ -91,7 +104,7 @@ describe("the sanctions refresh", () => {
     const lines: string[] = [];
     const log = { info: (m: string) => lines.push(`info ${m}`), error: (m: string) => lines.push(`error ${m}`) };
     const refresher = new SanctionsRefresher(t.service.services, {
-      minutes: 60,
+      intervalMs: 3_600_000,
       log,
       sources: { ofac: [OFAC_2024_05_03], canada: [CANADA_POST], uk: [join(tmpdir(), "mds-no-such-file.xml")], eu: [], "new-zealand": [NZ_XLSX] },
     });
@@ -113,6 +126,6 @@ describe("the sanctions refresh", () => {
   });
 
   it("refuses an interval below one minute", () => {
-    assert.throws(() => new SanctionsRefresher(t.service.services, { minutes: 0, log: { info() {}, error() {} } }), /whole number of minutes/);
+    assert.throws(() => new SanctionsRefresher(t.service.services, { intervalMs: 59_000, log: { info() {}, error() {} } }), /at least one minute/);
   });
 });

@@ -69,7 +69,8 @@ async function adminQuery(url: string, text: string): Promise<void> {
 export async function station(t: TestService, plan: "pro" | "team" | "scale" | "developer" = "pro", shared = false) {
   const { key, accountId, keyId } = await t.key(plan);
   const { station: s } = await t.service.services.stations.createStation(accountId, shared ? "shared mast" : "private mast");
-  if (shared) await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", s.id).execute();
+  // Shared with every use granted (redistribution, commercial), as stations were shared before owners chose grants.
+  if (shared) await t.service.services.stations.updateStation(s.id, { shared: true, redistribution: true, commercial: true });
   return { id: s.id, key, keyId, accountId };
 }
 

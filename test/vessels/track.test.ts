@@ -69,8 +69,8 @@ for (const engine of ENGINES) {
     it("points of a feed not cleared for the API are left out and counted per source", async () => {
       const r = await track("hours=24");
       assert.deepEqual(r.body.withheld, [{ section: "positions", sources: [`station:${restricted.id}`], rows: 288, reason: "source_not_licensed_for_api" }]);
-      // Station feeds share one entry of the sources file (`station`), which names them in `sources`.
-      assert.deepEqual(r.body.sources, ["station"]);
+      // A shared station is a source of its own, named in `sources`.
+      assert.deepEqual(r.body.sources, [`station:${shared.id}`]);
     });
 
     it("a private station's points reach its owner only; to anyone else they do not exist", async () => {

@@ -142,7 +142,7 @@ for (const engine of ENGINES) {
     it("a station owner sees their station's last position; another account sees the shared one and no trace of the private", async () => {
       const mine = await page(IMO_A, priv.key);
       assert.equal(mine.status, 200);
-      assert.deepEqual(mine.body.data.lastPosition, { time: iso(now - 5 * MIN), lat: 54.2, lon: 10.2, sog: 11, cog: 91, heading: 92, navStatus: "moored", source: `station:${priv.id}` });
+      assert.deepEqual(mine.body.data.lastPosition, { time: iso(now - 5 * MIN), lat: 54.2, lon: 10.2, sog: 11, cog: 91, heading: 92, navStatus: "moored", source: `station:${priv.id}`, sourceName: "Receiving stations of this service's users", ageSeconds: 300 });
 
       for (const key of [other.key, null]) {
         const theirs = await page(IMO_A, key);

@@ -137,7 +137,7 @@ describe("alerts end to end", () => {
         await t.service.webhooks.zones!.idle();
         await t.service.webhooks.worker.runDue();
       };
-      /** Fixes 10 s apart, ending shortly before `t0` (tag-block times, whole seconds). */
+      /** Fixes 10 s apart, ending shortly before `t0` (tag-block times, whole seconds); steps a ship can sail (under 60 kn). */
       const track = (mmsi: number, lons: number[], t0: number) => lons.map((lon, i) => positionLine({ mmsi, lat: 60.15, lon }, (Math.floor(t0 / 1000) - 60 + i * 10) * 1000));
       const path = (p: string) => `/${engine}/alerts/${p}`;
       const got = (p: string) => receiver.received.filter((r) => r.url === path(p));
@@ -149,7 +149,7 @@ describe("alerts end to end", () => {
         assert.equal(zone.status, 200);
         await t.service.webhooks.zones!.idle();
         const now = t.clock.now();
-        await ingest(a.id, [...staticLines({ mmsi: 230123456, imo: 9176187, shipname: "BALTIC STAR" }), ...track(230123456, [24.8, 24.85, 24.95, 24.96, 24.97], now)]);
+        await ingest(a.id, [...staticLines({ mmsi: 230123456, imo: 9176187, shipname: "BALTIC STAR" }), ...track(230123456, [24.86, 24.88, 24.91, 24.92, 24.93], now)]);
         // A ship lying on the boundary, its fixes scattering across it.
         await ingest(a.id, track(230999999, [24.899, 24.901, 24.899, 24.901, 24.899, 24.901], now));
         assert.equal(got("zone").length, 1);
@@ -172,12 +172,12 @@ describe("alerts end to end", () => {
         assert.match(alert.links.zone, new RegExp(`/api/v1/account/zones/${zone.body.data.id}$`));
         assert.equal(alert.fact.t, "zone_enter");
         assert.equal(alert.fact.zone, "Helsinki harbour");
-        assert.deepEqual([alert.fact.position.lat, alert.fact.position.lon, alert.fact.position.source], [60.15, 24.96, `station:${a.id}`]);
+        assert.deepEqual([alert.fact.position.lat, alert.fact.position.lon, alert.fact.position.source], [60.15, 24.92, `station:${a.id}`]);
         assert.match(alert.text, /BALTIC STAR \(IMO 9176187\) entered your zone Helsinki harbour/);
         assert.deepEqual(alert.withheld, []);
         assert.deepEqual(alert.sources.map((s: { id: string }) => s.id), [`station:${a.id}`]);
         // More fixes inside raise nothing more.
-        await ingest(a.id, track(230123456, [24.98, 24.99], now + 60_000));
+        await ingest(a.id, track(230123456, [24.94, 24.95], now + 60_000));
         assert.equal(got("zone").length, 1);
       });
 
@@ -189,13 +189,13 @@ describe("alerts end to end", () => {
         await t.service.webhooks.zones!.idle();
         const now = t.clock.now() + 600_000;
         t.clock.t = now;
-        await ingest(b.id, track(230555555, [24.8, 24.85, 24.95, 24.96, 24.97], now));
+        await ingest(b.id, track(230555555, [24.86, 24.88, 24.91, 24.92, 24.93], now));
         assert.equal(got("privacy").length, 0);
-        await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", b.id).execute();
+        await t.service.services.stations.updateStation(b.id, { shared: true, redistribution: true, commercial: true });
         t.service.ingest.directory.forget();
         const c = await stationFor(t, "pro", "shared-one");
-        await t.service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", c.id).execute();
-        await ingest(c.id, track(230666666, [24.8, 24.85, 24.95, 24.96, 24.97], now));
+        await t.service.services.stations.updateStation(c.id, { shared: true, redistribution: true, commercial: true });
+        await ingest(c.id, track(230666666, [24.86, 24.88, 24.91, 24.92, 24.93], now));
         assert.equal(got("privacy").length, 1);
         assert.match(got("privacy")[0]!.raw.toString(), /230666666/);
       });
@@ -269,7 +269,7 @@ describe("payload content rules (spec 6.2) with sources that forbid redistributi
     await t.service.webhooks.zones!.accountChanged(a.accountId);
     const station = (await t.service.ingest.directory.byId(a.id))!;
     const s = Math.floor(t.clock.now() / 1000) - 60;
-    t.service.ingest.pipeline.submit(station, [24.8, 24.85, 24.95, 24.96].map((lon, i) => positionLine({ mmsi: 230777777, lat: 60.15, lon }, (s + i * 10) * 1000)), { source: "x", transport: "http" });
+    t.service.ingest.pipeline.submit(station, [24.86, 24.88, 24.91, 24.92].map((lon, i) => positionLine({ mmsi: 230777777, lat: 60.15, lon }, (s + i * 10) * 1000)), { source: "x", transport: "http" });
     await t.service.ingest.pipeline.flush();
     await t.service.webhooks.zones!.idle();
     const [body] = await bodies(a.accountId);

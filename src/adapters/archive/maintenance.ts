@@ -17,8 +17,9 @@ interface Log {
 }
 
 /**
- * The background jobs of `serve` for vessels and tracks: link what stations and sanctions
- * imports learned into the vessel registry every minute, and move positions past 90 days
+ * The background jobs of `serve` for vessels and tracks: link what sanctions imports
+ * learned into the vessel registry every minute (station reports are linked as they are
+ * stored; this refresh is their safety net after a failed link or a crash), and move positions past 90 days
  * to the archive every hour. A job never overlaps itself; a failed run is logged and the
  * next one tries again (the archive being down delays compaction, it loses nothing).
  */

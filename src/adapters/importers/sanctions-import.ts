@@ -9,7 +9,10 @@ import type { Clock } from "../../ports/clock.ts";
 import type { CompanyStore } from "../../ports/companies.ts";
 import { companiesFromSanctions } from "../../domain/companies/from-sanctions.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
-import { OFFICIAL_SANCTIONS_SOURCES, parseListedCompanies, parseSanctionsList, readSanctionsSources, type SourceFile } from "./sanctions/index.ts";
+import { createReadStream } from "node:fs";
+import { OFFICIAL_SANCTIONS_SOURCES, parseListedCompanies, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
+import { sizeOf } from "./sanctions/common.ts";
+import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
 export interface SanctionsImportOptions {
   /** The day the version stands for (yyyy-mm-dd); default today (UTC) by the clock. */
@@ -19,6 +22,8 @@ export interface SanctionsImportOptions {
   onWarning?: (message: string) => void;
   /** The files are a dated extract of the list (the demo's samples), not the list as published. */
   extract?: boolean;
+  /** Deadline and progress of the downloads of URL sources. */
+  download?: ReadSourcesOptions;
 }
 
 export interface SanctionsImportDeps {
@@ -43,12 +48,13 @@ function checkAsOf(asOf: string): string {
   return asOf;
 }
 
-/** One checksum over the files in name order, so the same publication always gives the same sum. */
-function checksumOf(files: readonly SourceFile[]): string {
+/** One checksum over the files in name order, so the same publication always gives the same sum; files on disk are read as streams. */
+async function checksumOf(files: readonly SourceFile[]): Promise<string> {
   const h = createHash("sha256");
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
-    h.update(`${f.name}\u0000${f.bytes.length}\u0000`);
-    h.update(f.bytes);
+    h.update(`${f.name}\u0000${sizeOf(f)}\u0000`);
+    if (f.path === undefined) h.update(f.bytes);
+    else for await (const chunk of createReadStream(f.path)) h.update(chunk as Buffer);
   }
   return h.digest("hex");
 }
@@ -76,8 +82,8 @@ export async function importSanctionsFiles(
     designations,
     asOf,
     origin,
-    checksum: checksumOf(files),
-    bytes: files.reduce((n, f) => n + f.bytes.length, 0),
+    checksum: await checksumOf(files),
+    bytes: files.reduce((n, f) => n + sizeOf(f), 0),
     importedAt: deps.clock.now(),
     guard: options.maxDelistedShare === undefined ? undefined : { maxDelistedShare: options.maxDelistedShare },
     extract: options.extract === true,
@@ -90,7 +96,7 @@ export async function importSanctionsFiles(
   return result;
 }
 
-/** Reads files, directories or URLs (see readSanctionsSources) and imports them as one version of the list. */
+/** Reads files, directories or URLs (see withSanctionsSources) and imports them as one version of the list. */
 export async function importSanctions(
   deps: SanctionsImportDeps,
   listName: string,
@@ -99,8 +105,30 @@ export async function importSanctions(
 ): Promise<SanctionsImportResult> {
   const list = checkList(listName);
   if (pathsOrUrls.length === 0) throw new SanctionsImportError(`no source given for the ${list} list: name files, a directory or URLs`);
-  const files = await readSanctionsSources(pathsOrUrls);
-  return importSanctionsFiles(deps, list, files, pathsOrUrls.join(", "), options);
+  return withSanctionsSources(pathsOrUrls, options.download ?? {}, (files) => importSanctionsFiles(deps, list, files, pathsOrUrls.join(", "), options));
+}
+
+/**
+ * Imports a list and records the attempt (its outcome, error and source) whatever happens,
+ * so `mds sanctions status` can tell a list that keeps failing from one never tried.
+ */
+export async function importSanctionsRecorded(
+  deps: SanctionsImportDeps,
+  list: SanctionsListKey,
+  sources: readonly string[],
+  options: SanctionsImportOptions = {},
+): Promise<SanctionsImportResult> {
+  const attemptedAt = deps.clock.now();
+  const source = sources.join(", ");
+  try {
+    const result = await importSanctions(deps, list, sources, options);
+    await deps.sanctions.recordFetch({ list, attemptedAt, outcome: result.samePublication ? "unchanged" : "imported", error: null, source });
+    return result;
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    await deps.sanctions.recordFetch({ list, attemptedAt, outcome: "failed", error, source });
+    throw e;
+  }
 }
 
 /** Where `--all` and the scheduler read a list from: the configured sources, else the official ones. */
@@ -121,16 +149,17 @@ export async function importAllSanctions(
   deps: SanctionsImportDeps,
   configured: ConfiguredSanctionsSources = {},
   options: Omit<SanctionsImportOptions, "asOf"> = {},
+  lists: readonly SanctionsListKey[] = SANCTIONS_LISTS,
 ): Promise<ListOutcome[]> {
   const outcomes: ListOutcome[] = [];
-  for (const list of SANCTIONS_LISTS) {
+  for (const list of lists) {
     const sources = sourcesFor(list, configured);
     if (sources.length === 0) {
       outcomes.push({ list, status: "skipped", reason: `no source: the ${list} list has no official machine-readable file; configure one in SANCTIONS_SOURCES` });
       continue;
     }
     try {
-      outcomes.push({ list, status: "imported", result: await importSanctions(deps, list, sources, options) });
+      outcomes.push({ list, status: "imported", result: await importSanctionsRecorded(deps, list, sources, options) });
     } catch (e) {
       outcomes.push({ list, status: "failed", error: e instanceof Error ? e : new Error(String(e)) });
     }
@@ -140,6 +169,7 @@ export async function importAllSanctions(
 
 /** One line per import for logs and the command line. */
 export function describeImport(r: SanctionsImportResult): string {
+  if (r.samePublication) return `${r.list}: same publication as version ${r.versionId}, nothing changed; confirmed as of ${r.asOf} (${r.active} active)`;
   return (
     `${r.list}: version ${r.versionId} as of ${r.asOf}${r.baseline ? " (first version)" : ""}: ${r.records} records, ${r.active} active; ` +
     `${r.listed} listed, ${r.delisted} delisted, ${r.changed} changed, ${r.unchanged} unchanged; ${r.events} events`
@@ -161,6 +191,8 @@ export interface SanctionsImportCommand {
   asOf?: string;
   maxDelistedShare?: string;
   configured?: ConfiguredSanctionsSources;
+  /** Deadline and progress of each list's downloads. */
+  download?: (list: SanctionsListKey) => ReadSourcesOptions;
 }
 
 /**
@@ -179,7 +211,11 @@ export async function runSanctionsImportCommand(deps: SanctionsImportDeps, cmd: 
   if (cmd.all) {
     if (cmd.args.length > 0) throw new SanctionsUsageError("import sanctions --all takes no list or file: it reads every list from its configured or official sources");
     if (cmd.asOf !== undefined) throw new SanctionsUsageError("--as-of names one list's version; it cannot be used with --all");
-    const outcomes = await importAllSanctions(deps, cmd.configured ?? {}, { maxDelistedShare, onWarning: (m) => write(`warning: ${m}`) });
+    const outcomes: ListOutcome[] = [];
+    for (const list of SANCTIONS_LISTS) {
+      const options = { maxDelistedShare, onWarning: (m: string) => write(`warning: ${m}`), download: cmd.download?.(list) };
+      outcomes.push(...(await importAllSanctions(deps, cmd.configured ?? {}, options, [list])));
+    }
     for (const o of outcomes) {
       if (o.status === "imported") write(describeImport(o.result));
       else if (o.status === "skipped") write(`${o.list}: skipped, ${o.reason}`);
@@ -193,7 +229,8 @@ export async function runSanctionsImportCommand(deps: SanctionsImportDeps, cmd: 
   const sources = files.length > 0 ? files : sourcesFor(list, cmd.configured);
   if (sources.length === 0) throw new SanctionsUsageError(`the ${list} list has no official machine-readable file: name the files to import, or configure them in SANCTIONS_SOURCES`);
   try {
-    write(describeImport(await importSanctions(deps, list, sources, { asOf: cmd.asOf, maxDelistedShare, onWarning: (m) => write(`warning: ${m}`) })));
+    const options = { asOf: cmd.asOf, maxDelistedShare, onWarning: (m: string) => write(`warning: ${m}`), download: cmd.download?.(list) };
+    write(describeImport(await importSanctionsRecorded(deps, list, sources, options)));
     return true;
   } catch (e) {
     write(`${list}: not imported, nothing changed: ${e instanceof Error ? e.message : String(e)}`);

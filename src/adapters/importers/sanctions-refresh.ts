@@ -1,44 +1,99 @@
 /**
- * Re-imports the sanctions lists every SANCTIONS_REFRESH_MINUTES while `serve` runs.
- * A failed list (download error, delisting guard) is logged and retried at the next
- * round; it never stops the service or the other lists. Rounds never overlap: the next
- * one is scheduled when the previous has finished.
+ * Keeps the sanctions lists fresh while `serve` runs: a first round at start fetches every
+ * list that is due (on a fresh data dir: all of them), then a round every interval (daily by
+ * default, SANCTIONS_REFRESH). A failed list (download error, timeout, guard) is recorded and
+ * logged, keeps its stored version, and is tried again after the shorter retry delay; it
+ * never stops the service or the other lists. Rounds never overlap: the next one is
+ * scheduled when the previous has finished.
  */
+import { SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
+import type { SanctionsFetchState } from "../../ports/sanctions.ts";
 import { type ConfiguredSanctionsSources, describeImport, importAllSanctions, type ListOutcome, type SanctionsImportDeps } from "./sanctions-import.ts";
+import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
 export interface RefreshLog {
   info(message: string): void;
   error(message: string): void;
 }
 
+/** The timer functions the refresher schedules with; tests pass their own to run rounds without waiting. */
+export interface RefreshTimers {
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const HOUR_MS = 3_600_000;
+
+export const systemRefreshTimers: RefreshTimers = {
+  setTimeout(run, ms) {
+    // unref: a pending refresh must not keep a stopping process alive.
+    return setTimeout(run, ms).unref();
+  },
+  clearTimeout(handle) {
+    clearTimeout(handle as NodeJS.Timeout);
+  },
+};
+
 export interface SanctionsRefreshOptions {
-  minutes: number;
+  /** Time between rounds (ms). */
+  intervalMs: number;
+  /** Time before a round that follows a failed list (ms); default the interval, at most an hour. */
+  retryMs?: number;
   sources?: ConfiguredSanctionsSources;
   log: RefreshLog;
+  timers?: RefreshTimers;
+  /** Deadline of each download (ms). */
+  timeoutMs?: number;
+  /** Download progress for one list, e.g. bars on a terminal. */
+  progressFor?: (list: SanctionsListKey) => ReadSourcesOptions["progressFor"];
+}
+
+/**
+ * Whether a list is fetched in this round: never fetched successfully, failed last time, or
+ * its last success is at least half an interval old (a restart soon after a fetch does not
+ * fetch again, a daily round always does).
+ */
+export function isDue(state: SanctionsFetchState | undefined, now: number, intervalMs: number): boolean {
+  if (!state || state.succeededAt === null || state.outcome === "failed") return true;
+  return now - state.succeededAt >= intervalMs / 2;
 }
 
 export class SanctionsRefresher {
   readonly #deps: SanctionsImportDeps;
   readonly #options: SanctionsRefreshOptions;
-  #timer: NodeJS.Timeout | null = null;
+  readonly #timers: RefreshTimers;
+  readonly #retryMs: number;
+  #timer: unknown = null;
   #round: Promise<ListOutcome[]> | null = null;
   #stopped = false;
 
   constructor(deps: SanctionsImportDeps, options: SanctionsRefreshOptions) {
-    if (!(Number.isInteger(options.minutes) && options.minutes >= 1)) throw new RangeError(`refresh interval must be a whole number of minutes >= 1, got ${options.minutes}`);
+    if (!(Number.isFinite(options.intervalMs) && options.intervalMs >= 60_000)) {
+      throw new RangeError(`refresh interval must be at least one minute, got ${options.intervalMs} ms`);
+    }
     this.#deps = deps;
     this.#options = options;
+    this.#timers = options.timers ?? systemRefreshTimers;
+    this.#retryMs = options.retryMs ?? Math.min(options.intervalMs, HOUR_MS);
   }
 
-  /** Runs a first round now (the lists are current from the start), then one every interval. Returns the first round. */
+  /** Runs a first round now (every list that is due), then one every interval. Returns the first round. */
   start(): Promise<ListOutcome[]> {
     this.#stopped = false;
     return this.#run();
   }
 
-  /** One round: every list with a source, one after the other. */
+  /** One round: every due list with a source, one after the other. */
   async runOnce(): Promise<ListOutcome[]> {
-    const outcomes = await importAllSanctions(this.#deps, this.#options.sources ?? {});
+    const states = await this.#deps.sanctions.fetchStates();
+    const now = this.#deps.clock.now();
+    const due = SANCTIONS_LISTS.filter((list) => isDue(states.find((s) => s.list === list), now, this.#options.intervalMs));
+    const outcomes: ListOutcome[] = [];
+    // One list at a time, so each gets its own progress bars.
+    for (const list of due) {
+      const download = { timeoutMs: this.#options.timeoutMs, progressFor: this.#options.progressFor?.(list) };
+      outcomes.push(...(await importAllSanctions(this.#deps, this.#options.sources ?? {}, { download }, [list])));
+    }
     for (const o of outcomes) {
       if (o.status === "imported") this.#options.log.info(`sanctions refresh: ${describeImport(o.result)}`);
       else if (o.status === "failed") this.#options.log.error(`sanctions refresh: ${o.list} not imported, the stored version stays: ${o.error.message}`);
@@ -47,26 +102,35 @@ export class SanctionsRefresher {
   }
 
   #run(): Promise<ListOutcome[]> {
+    let failed = false;
     const round = this.runOnce()
+      .then((outcomes) => {
+        failed = outcomes.some((o) => o.status === "failed");
+        return outcomes;
+      })
       .catch((e: unknown) => {
+        failed = true;
         this.#options.log.error(`sanctions refresh failed: ${e instanceof Error ? e.message : String(e)}`);
         return [] as ListOutcome[];
       })
       .finally(() => {
         this.#round = null;
         if (this.#stopped) return;
-        // unref: a pending refresh must not keep a stopping process alive.
-        this.#timer = setTimeout(() => void this.#run(), this.#options.minutes * 60_000);
-        this.#timer.unref();
+        this.#timer = this.#timers.setTimeout(() => void this.#run(), failed ? this.#retryMs : this.#options.intervalMs);
       });
     this.#round = round;
     return round;
   }
 
+  /** The round under way, if any (tests and `serve` wait on it). */
+  get running(): Promise<ListOutcome[]> | null {
+    return this.#round;
+  }
+
   /** Cancels the next round and waits for a running one, so the store can be closed after. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#timer !== null) this.#timers.clearTimeout(this.#timer);
     this.#timer = null;
     if (this.#round) await this.#round;
   }

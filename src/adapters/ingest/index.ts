@@ -3,6 +3,8 @@ import type { PositionStore } from "../../ports/positions.ts";
 import { IngestMetrics } from "./metrics.ts";
 import { type IngestOptions, IngestPipeline } from "./pipeline.ts";
 import { StationDirectory } from "./station-directory.ts";
+import { StationReceivers, type StationReceiversOptions } from "./station-receivers.ts";
+import type { Station } from "../../ports/accounts.ts";
 import { startTcpListener, type TcpListener, type TcpListenerOptions } from "./tcp-listener.ts";
 import { startUdpListener, type UdpListener } from "./udp-listener.ts";
 
@@ -27,10 +29,13 @@ export class Ingest {
   readonly #clock: Clock;
   tcp: TcpListener | null = null;
   udp: UdpListener | null = null;
+  /** Stations' plain ports and connect-outs, once `startReceivers()`ed (`serve`, tests). */
+  receivers: StationReceivers | null = null;
 
-  constructor(positions: PositionStore, clock: Clock, options: IngestOptions = {}, onError?: (e: unknown) => void) {
+  /** `unseal` opens a station's stored UDP signing key (the secret box). */
+  constructor(positions: PositionStore, clock: Clock, options: IngestOptions = {}, onError?: (e: unknown) => void, unseal?: (sealed: string) => string) {
     this.#clock = clock;
-    this.directory = new StationDirectory(positions, clock);
+    this.directory = new StationDirectory(positions, clock, unseal);
     this.pipeline = new IngestPipeline(positions, clock, this.metrics, options, onError);
   }
 
@@ -40,9 +45,19 @@ export class Ingest {
     return { tcpPort: this.tcp?.port ?? null, udpPort: this.udp?.port ?? null };
   }
 
+  /** Listens on every station's plain port and dials every connect-out, and keeps them in step with the store. */
+  async startReceivers(load: () => Promise<Station[]>, options: StationReceiversOptions, intervalMs?: number): Promise<StationReceivers> {
+    if (!this.receivers) {
+      this.receivers = new StationReceivers(this.pipeline, this.directory, load, options);
+      await this.receivers.start(intervalMs);
+    }
+    return this.receivers;
+  }
+
   /** Stops the listeners, then writes what they delivered. */
   async close(): Promise<void> {
-    await Promise.all([this.tcp?.close(), this.udp?.close()]);
+    await Promise.all([this.tcp?.close(), this.udp?.close(), this.receivers?.close()]);
+    this.receivers = null;
     this.tcp = null;
     this.udp = null;
     await this.pipeline.close();

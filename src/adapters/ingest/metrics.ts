@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
-export type Transport = "tcp" | "udp" | "http" | "file" | "simulator";
+/** `plain_udp` / `plain_tcp`: a station's own port (no header, no AUTH); `connect`: the service reads a receiver's TCP server; `feed`: a public AIS feed. */
+export type Transport = "tcp" | "udp" | "http" | "file" | "simulator" | "plain_udp" | "plain_tcp" | "connect" | "feed";
 
 /**
  * Prometheus metrics of AIS ingest, in a registry of their own that /metrics merges with
@@ -20,7 +21,7 @@ export class IngestMetrics {
   });
   readonly positions = new Counter({
     name: "mds_ingest_positions_total",
-    help: "Position reports by station and outcome: queued for storage, invalid (no or out-of-range position), future (time too far ahead)",
+    help: "Position reports by station and outcome: queued for storage, invalid (no or out-of-range position), future (time too far ahead), jump (farther from the last fix than a ship can sail)",
     labelNames: ["station", "outcome"],
     registers: [this.registry],
   });
@@ -46,6 +47,19 @@ export class IngestMetrics {
     labelNames: ["reason"],
     registers: [this.registry],
   });
+  readonly receiverConnected = new Gauge({
+    name: "mds_ingest_receiver_connected",
+    help: "1 while the service is connected to a station's receiver TCP server (stations update --connect), else 0",
+    labelNames: ["station"],
+    registers: [this.registry],
+  });
+  readonly receiverReconnects = new Counter({
+    name: "mds_ingest_receiver_disconnects_total",
+    help: "Connections to receivers' TCP servers lost or refused, by station and reason (refused, closed, silent, error)",
+    labelNames: ["station", "reason"],
+    registers: [this.registry],
+  });
+  readonly plainPorts = new Gauge({ name: "mds_ingest_plain_ports", help: "Stations' plain NMEA ports listening (UDP and TCP each count once)", registers: [this.registry] });
   readonly connections = new Gauge({ name: "mds_ingest_tcp_connections", help: "Open station TCP connections", registers: [this.registry] });
   readonly flushSeconds = new Histogram({
     name: "mds_ingest_flush_seconds",

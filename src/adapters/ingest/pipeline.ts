@@ -1,5 +1,7 @@
 import { type AisDecoder, type AisDecoderStats, createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
+import { JumpFilter } from "../../domain/tracks/position-jump.ts";
 import type { Clock } from "../../ports/clock.ts";
+import type { FeedReport } from "../../domain/feeds/report.ts";
 import type { CounterDelta, IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
 import { identityUpdate, mergeIdentity } from "./identity-update.ts";
 import type { IngestMetrics, Transport } from "./metrics.ts";
@@ -33,8 +35,10 @@ export interface SubmitResult {
   reasons: Record<string, number>;
   /** Valid fixes queued for storage. */
   positions: number;
-  /** Position reports without a usable position (no fix, out of range, MMSI 0) or stamped in the future. */
+  /** Position reports without a usable position (no fix, out of range, MMSI 0), stamped in the future, or jumps (below). */
   invalidPositions: number;
+  /** Of those, positions farther from the ship's last fix than it can sail (position-jump.ts): counted, not stored. */
+  jumpedPositions: number;
   statics: number;
   stored: Promise<void>;
 }
@@ -44,6 +48,8 @@ export const STATION_COUNTERS = {
   positions: "positions",
   invalid: "positions_invalid",
   future: "positions_future",
+  /** Fixes farther from the ship's last one than it can sail (domain/tracks/position-jump.ts): kept off tracks and zones. */
+  jump: "positions_jump",
   statics: "statics",
   unauthenticated: "unauthenticated",
   oversized: "oversized_lines",
@@ -53,6 +59,10 @@ export const STATION_COUNTERS = {
   /** Station TCP connections closed for sending nothing within the idle timeout. */
   idleClosed: "tcp_idle_closed",
   overload: "overload_dropped",
+  /** Lines from a sender outside the station's --allow-from ranges, dropped. */
+  notAllowed: "address_not_allowed",
+  /** Message envelopes (AIS-catcher HTTP JSON) carrying no NMEA sentence, dropped. */
+  noNmea: "no_nmea",
 } as const;
 
 interface StationState {
@@ -83,6 +93,13 @@ const DEFAULTS: Required<IngestOptions> = {
 
 const RESOLVED = Promise.resolve();
 
+/** What became of one position report: queued for storage, or why not. */
+const FIX_QUEUED = 0;
+const FIX_INVALID = 1;
+const FIX_FUTURE = 2;
+const FIX_JUMP = 3;
+type FixOutcome = typeof FIX_QUEUED | typeof FIX_INVALID | typeof FIX_FUTURE | typeof FIX_JUMP;
+
 /**
  * Lines from authenticated stations -> decoder (one per station) -> fixes and identities
  * -> bounded batches written by one writer at a time.
@@ -104,6 +121,8 @@ export class IngestPipeline {
   readonly #opt: Required<IngestOptions>;
   readonly #stations = new Map<number, StationState>();
   readonly #touched = new Set<StationState>();
+  /** Each ship's last accepted fix per station, so an impossible jump is kept out. */
+  readonly #jumps = new JumpFilter();
 
   #positions: PositionFix[] = [];
   #latest = new Map<string, PositionFix>();
@@ -122,6 +141,8 @@ export class IngestPipeline {
   #onError: (e: unknown) => void;
   /** Called with each batch of fixes once it is committed (zone alerts); must return at once. */
   onPositions: ((fixes: readonly PositionFix[]) => void) | null = null;
+  /** Called with the (station, MMSI) pairs of each batch's static reports once committed (registry links); must return at once. */
+  onIdentities: ((keys: readonly { stationId: number; mmsi: number }[]) => void) | null = null;
 
   constructor(store: PositionStore, clock: Clock, metrics: IngestMetrics, options: IngestOptions = {}, onError: (e: unknown) => void = () => {}) {
     this.#store = store;
@@ -169,7 +190,14 @@ export class IngestPipeline {
     let positions = 0;
     let invalid = 0;
     let future = 0;
+    let jumps = 0;
     let statics = 0;
+    const counted = (r: FixOutcome) => {
+      if (r === FIX_QUEUED) positions++;
+      else if (r === FIX_INVALID) invalid++;
+      else if (r === FIX_FUTURE) future++;
+      else jumps++;
+    };
     for (let i = 0; i < lines.length; i++) {
       const m = decoder.feed(lines[i]!, feedCtx);
       if (m === null) continue;
@@ -179,25 +207,17 @@ export class IngestPipeline {
         case 2:
         case 3:
         case 27: {
-          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 27 ? null : m.heading, m.navStatus, latestFuture);
-          if (r === 0) positions++;
-          else if (r === 1) invalid++;
-          else future++;
+          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 27 ? null : m.heading, m.navStatus, latestFuture, true));
           break;
         }
         case 9:
         case 18: {
-          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 18 ? m.heading : null, null, latestFuture);
-          if (r === 0) positions++;
-          else if (r === 1) invalid++;
-          else future++;
+          // A SAR aircraft (type 9) flies faster than any ship: its fixes are not judged by a ship's speed.
+          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 18 ? m.heading : null, null, latestFuture, m.type === 18));
           break;
         }
         case 19: {
-          const r = this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.heading, null, latestFuture);
-          if (r === 0) positions++;
-          else if (r === 1) invalid++;
-          else future++;
+          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.heading, null, latestFuture, true));
           this.#identity(m, station.id, now);
           statics++;
           break;
@@ -208,23 +228,9 @@ export class IngestPipeline {
           break;
       }
     }
-    state.heardAt = now;
-    this.#touched.add(state);
-    this.#add(state, STATION_COUNTERS.positions, positions);
-    this.#add(state, STATION_COUNTERS.invalid, invalid);
-    this.#add(state, STATION_COUNTERS.future, future);
-    this.#add(state, STATION_COUNTERS.statics, statics);
+    const stored = this.#submitted(state, now, { positions, invalid, future, jumps, statics }, options.wait !== false);
 
-    // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
-    const stored =
-      options.wait === false
-        ? RESOLVED
-        : new Promise<void>((resolve) => {
-            this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
-          });
-    this.#schedule();
-
-    const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future, statics, stored };
+    const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future + jumps, jumpedPositions: jumps, statics, stored };
     if (before) {
       const after = decoder.stats();
       result.fragments = after.fragments - before.fragments;
@@ -235,6 +241,41 @@ export class IngestPipeline {
       }
     }
     return result;
+  }
+
+  /**
+   * Reports of a feed that delivers decoded JSON (Digitraffic, aisstream.io, AISHub), as
+   * one station's: the same checks (range, future time), batches and acknowledgement as
+   * decoded lines. Counted as `feed_messages` and `feed_positions` besides the usual counters.
+   */
+  submitReports(station: IngestStation, reports: readonly FeedReport[], options: { wait?: boolean } = {}): SubmitResult {
+    const state = this.#state(station);
+    const now = this.#clock.now();
+    const latestFuture = now + this.#opt.futureToleranceMs;
+    let positions = 0;
+    let invalid = 0;
+    let future = 0;
+    let jumps = 0;
+    let statics = 0;
+    for (const r of reports) {
+      if (r.kind === "position") {
+        const o = this.#fix(station.id, r.mmsi, r.time, r.lat, r.lon, r.sog, r.cog, r.heading, r.navStatus, latestFuture, true);
+        if (o === FIX_QUEUED) positions++;
+        else if (o === FIX_INVALID) invalid++;
+        else if (o === FIX_FUTURE) future++;
+        else jumps++;
+      } else {
+        const { kind: _, ...fields } = r;
+        const u: VesselIdentityUpdate = { ...fields, stationId: station.id, updatedAt: now };
+        const key = `${station.id}:${r.mmsi}`;
+        const prev = this.#identities.get(key);
+        this.#identities.set(key, prev ? mergeIdentity(prev, u) : u);
+        statics++;
+      }
+    }
+    this.#add(state, "feed_messages", reports.length);
+    const stored = this.#submitted(state, now, { positions, invalid, future, jumps, statics }, options.wait !== false);
+    return { lines: 0, messages: reports.length, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future + jumps, jumpedPositions: jumps, statics, stored };
   }
 
   /** Counts a listener-side event against a station (oversized lines, UDP gaps, failed signatures). */
@@ -250,6 +291,12 @@ export class IngestPipeline {
   unauthenticated(transport: Transport, reason: string, station: IngestStation | null = null): void {
     this.#metrics.unauthenticated.inc({ transport, reason });
     if (station) this.count(station, STATION_COUNTERS.unauthenticated);
+  }
+
+  /** Counts lines dropped because the sender's address is outside the station's allow list. */
+  notAllowed(transport: Transport, station: IngestStation, lines: number): void {
+    this.#metrics.unauthenticated.inc({ transport, reason: "address_not_allowed" });
+    this.count(station, STATION_COUNTERS.notAllowed, lines);
   }
 
   overloadDrop(transport: Transport, station: IngestStation | null, lines: number): void {
@@ -279,7 +326,26 @@ export class IngestPipeline {
     this.#timer = null;
   }
 
-  /** 0 = queued, 1 = invalid position, 2 = stamped in the future. */
+  /** Counts what a submit queued, marks the station heard, and returns the promise its sender waits on (none for UDP). */
+  #submitted(state: StationState, now: number, n: { positions: number; invalid: number; future: number; jumps: number; statics: number }, wait: boolean): Promise<void> {
+    state.heardAt = now;
+    this.#touched.add(state);
+    this.#add(state, STATION_COUNTERS.positions, n.positions);
+    this.#add(state, STATION_COUNTERS.invalid, n.invalid);
+    this.#add(state, STATION_COUNTERS.future, n.future);
+    this.#add(state, STATION_COUNTERS.jump, n.jumps);
+    this.#add(state, STATION_COUNTERS.statics, n.statics);
+    // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
+    const stored = wait
+      ? new Promise<void>((resolve) => {
+          this.#waiters.push({ rows: this.#rowsEnqueued, startedFlushes: this.#flushesStarted, resolve });
+        })
+      : RESOLVED;
+    this.#schedule();
+    return stored;
+  }
+
+  /** What became of one position report; `judged`: whether a ship's speed bounds its jumps. */
   #fix(
     stationId: number,
     mmsi: number,
@@ -291,17 +357,19 @@ export class IngestPipeline {
     heading: number | null,
     navStatus: number | null,
     latestFuture: number,
-  ): 0 | 1 | 2 {
+    judged: boolean,
+  ): FixOutcome {
     // The decoder passes out-of-range positions through raw; they are not positions.
-    if (lat === null || lon === null || !(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) || mmsi === 0 || time === null) return 1;
-    if (time > latestFuture) return 2;
+    if (lat === null || lon === null || !(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) || mmsi === 0 || time === null) return FIX_INVALID;
+    if (time > latestFuture) return FIX_FUTURE;
+    const key = `${stationId}:${mmsi}`;
+    if (judged && !this.#jumps.accept(key, { lat, lon, time })) return FIX_JUMP;
     const fix: PositionFix = { mmsi, time, stationId, lat, lon, sog, cog, heading, navStatus };
     this.#positions.push(fix);
     this.#rowsEnqueued++;
-    const key = `${stationId}:${mmsi}`;
     const prev = this.#latest.get(key);
     if (prev === undefined || prev.time <= time) this.#latest.set(key, fix);
-    return 0;
+    return FIX_QUEUED;
   }
 
   /** Merges a static report into the batch's identity of (station, mmsi); false when it carries nothing usable. */
@@ -383,6 +451,7 @@ export class IngestPipeline {
       this.#metrics.positionsWritten.inc(inserted);
       apply();
       this.onPositions?.(positions);
+      if (identities.size > 0) this.onIdentities?.([...identities.values()].map((u) => ({ stationId: u.stationId, mmsi: u.mmsi })));
       // Waiters are in submit order: resolve those whose rows are committed and whose
       // identities and counters this (or an earlier) flush took.
       let done = 0;
@@ -432,8 +501,10 @@ export class IngestPipeline {
       const now = s.decoder.stats();
       const was = s.seen;
       s.seen = now;
+      // One delta per counter name: a name counted by both the decoder and the pipeline is summed, never written twice in one upsert.
+      const deltas = new Map<string, number>();
       const d = (counter: string, delta: number) => {
-        if (delta !== 0) counters.push({ stationId: id, counter, delta });
+        if (delta !== 0) deltas.set(counter, (deltas.get(counter) ?? 0) + delta);
       };
       d("lines", now.lines - was.lines);
       d("messages", now.messages - was.messages);
@@ -443,6 +514,7 @@ export class IngestPipeline {
       for (const [r, n] of Object.entries(now.reasons)) d(`reason:${r}`, n - was.reasons[r as keyof typeof was.reasons]);
       for (const [counter, n] of s.pending) d(counter, n);
       s.pending.clear();
+      for (const [counter, delta] of deltas) counters.push({ stationId: id, counter, delta });
       if (s.heardAt > 0) heard.push({ stationId: id, at: s.heardAt });
     }
     this.#touched.clear();
@@ -456,6 +528,7 @@ export class IngestPipeline {
         else if (c.counter === STATION_COUNTERS.positions) metrics.positions.inc({ station, outcome: "queued" }, c.delta);
         else if (c.counter === STATION_COUNTERS.invalid) metrics.positions.inc({ station, outcome: "invalid" }, c.delta);
         else if (c.counter === STATION_COUNTERS.future) metrics.positions.inc({ station, outcome: "future" }, c.delta);
+        else if (c.counter === STATION_COUNTERS.jump) metrics.positions.inc({ station, outcome: "jump" }, c.delta);
         else if (c.counter === STATION_COUNTERS.statics) metrics.statics.inc({ station }, c.delta);
         else if (c.counter !== "messages" && c.counter !== "fragments" && c.counter !== "rejected") metrics.stationEvents.inc({ station, event: c.counter }, c.delta);
       }

@@ -1,6 +1,8 @@
+import type { KeyObject } from "node:crypto";
 import { hashSecret, sameDigest } from "../../domain/secrets.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { IngestStation, PositionStore } from "../../ports/positions.ts";
+import { udpKeyFromHex } from "./udp-signature.ts";
 
 /** How long a lookup (found or not) is remembered; a new or rotated station secret works within this. */
 export const STATION_CACHE_TTL_MS = 30_000;
@@ -22,10 +24,28 @@ export class StationDirectory {
   readonly #bySecret = new Map<string, Entry>();
   readonly #byId = new Map<number, Entry>();
   readonly #inflight = new Map<string, Promise<IngestStation | null>>();
+  readonly #unseal: (sealed: string) => string;
+  /** Opened UDP keys by station, with the stored form they came from (a rotation changes it). */
+  readonly #udpKeys = new Map<number, { stored: string; key: KeyObject }>();
 
-  constructor(store: PositionStore, clock: Clock) {
+  /** `unseal` opens a stored UDP key (the secret box; the identity for a test store holding plain keys). */
+  constructor(store: PositionStore, clock: Clock, unseal: (sealed: string) => string = (s) => s) {
     this.#store = store;
     this.#clock = clock;
+    this.#unseal = unseal;
+  }
+
+  /** The station's UDP signing key, opened once per stored value; null for a station without one. */
+  udpKey(station: IngestStation): KeyObject | null {
+    const stored = station.udpKey;
+    if (!stored) return null;
+    let k = this.#udpKeys.get(station.id);
+    if (!k || k.stored !== stored) {
+      if (this.#udpKeys.size >= MAX_ENTRIES) this.#udpKeys.clear();
+      k = { stored, key: udpKeyFromHex(this.#unseal(stored)) };
+      this.#udpKeys.set(station.id, k);
+    }
+    return k.key;
   }
 
   /** The station whose secret this is, or null. The secret is hashed at once and never kept. */

@@ -1,5 +1,6 @@
 import { createServer, type Socket } from "node:net";
 import type { IngestStation } from "../../ports/positions.ts";
+import { stationAllows } from "./allow-check.ts";
 import { LineSplitter } from "./lines.ts";
 import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
 import type { StationDirectory } from "./station-directory.ts";
@@ -166,6 +167,10 @@ export async function startTcpListener(pipeline: IngestPipeline, directory: Stat
         (found) => {
           if (state !== "checking" || socket.destroyed) return;
           if (!found) return refuse("bad_secret");
+          if (!stationAllows(found, address)) {
+            pipeline.count(found, STATION_COUNTERS.notAllowed);
+            return refuse("address_not_allowed", found);
+          }
           clearTimeout(authTimer);
           station = found;
           state = "open";

@@ -1,12 +1,12 @@
-import type { KeyObject } from "node:crypto";
 import { createSocket, type RemoteInfo } from "node:dgram";
 import { isIPv6 } from "node:net";
 import type { Clock } from "../../ports/clock.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
+import { stationAllows } from "./allow-check.ts";
 import { ReplayWindow } from "./replay-window.ts";
 import type { StationDirectory } from "./station-directory.ts";
-import { type DatagramHeader, parseDatagramHeader, SIGNATURE_WINDOW_S, udpKeyFromHash, verifyDatagram } from "./udp-signature.ts";
+import { type DatagramHeader, parseDatagramHeader, SIGNATURE_WINDOW_S, verifyDatagram } from "./udp-signature.ts";
 
 export interface UdpListenerOptions {
   port: number;
@@ -32,23 +32,17 @@ const MAX_SENDERS = 10_000;
  */
 export async function startUdpListener(pipeline: IngestPipeline, directory: StationDirectory, clock: Clock, options: UdpListenerOptions): Promise<UdpListener> {
   const socket = createSocket({ type: isIPv6(options.host) ? "udp6" : "udp4", recvBufferSize: options.recvBufferSize ?? 8 * 1024 * 1024 });
-  const keys = new Map<number, { hash: string; key: KeyObject }>();
   const senders = new Map<string, number>();
   const replays = new ReplayWindow(SIGNATURE_WINDOW_S);
   let received = 0;
 
-  const keyOf = (station: IngestStation): KeyObject => {
-    let k = keys.get(station.id);
-    if (!k || k.hash !== station.secretHash) {
-      k = { hash: station.secretHash, key: udpKeyFromHash(station.secretHash) };
-      keys.set(station.id, k);
-    }
-    return k.key;
-  };
-
   const accept = (station: IngestStation | null, h: DatagramHeader, msg: Buffer, rinfo: RemoteInfo): void => {
     if (station === null) {
       pipeline.unauthenticated("udp", "unknown_station");
+      return;
+    }
+    if (!stationAllows(station, rinfo.address)) {
+      pipeline.notAllowed("udp", station, 1);
       return;
     }
     const nowS = Math.floor(clock.now() / 1000);
@@ -56,7 +50,13 @@ export async function startUdpListener(pipeline: IngestPipeline, directory: Stat
       pipeline.unauthenticated("udp", "stale", station);
       return;
     }
-    if (!verifyDatagram(keyOf(station), h, msg)) {
+    const key = directory.udpKey(station);
+    if (key === null) {
+      // A station from before per-station UDP keys: its secret must be rotated (docs/secrets.md).
+      pipeline.unauthenticated("udp", "no_udp_key", station);
+      return;
+    }
+    if (!verifyDatagram(key, h, msg)) {
       pipeline.unauthenticated("udp", "bad_signature", station);
       return;
     }

@@ -1,4 +1,5 @@
-import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
+import { udpSigningKey } from "../../domain/secrets.ts";
 
 /**
  * Signed UDP datagrams from stations.
@@ -7,7 +8,8 @@ import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqua
  *   <NMEA line>\n<NMEA line>...
  *
  * The MAC is HMAC-SHA256 over `<stationId>.<unixSeconds>.<seq>.` followed by the bytes
- * after the header's newline, keyed with the 32 bytes of SHA-256(station secret).
+ * after the header's newline, keyed with the station's UDP key: the 32 bytes of
+ * HMAC-SHA256(key = station secret, message = "mds-udp-v1").
  *
  * Why this scheme: UDP source addresses are trivially forged and stations sit behind NAT
  * with changing addresses, so neither address allow-lists nor a port per station (which
@@ -17,10 +19,11 @@ import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqua
  * window (SIGNATURE_WINDOW_S); `seq`, counting datagrams per sender, lets the receiver
  * count losses from gaps.
  *
- * Why SHA-256(secret) as the key: the service stores only that digest (stations table),
- * so it can verify without keeping the secret itself; the cost is that someone who can
- * read the database could forge UDP datagrams (not TCP or HTTP logins, which need the
- * secret). Symmetric MACs always need the verifier to hold the key.
+ * Why a key of its own: symmetric MACs need the verifier to hold the key, and the key must
+ * not be something the database gives away. The stations table holds SHA-256(secret) to
+ * find a station at login, and the UDP key sealed under the secrets key kept outside the
+ * database (secret-box.ts); the UDP key cannot be computed from the digest, so a copy of the
+ * database alone cannot sign datagrams (docs/secrets.md).
  */
 export const UDP_MAGIC = "#mds1";
 /** Datagrams whose time is further than this from the receiver's clock are dropped. */
@@ -33,12 +36,12 @@ const MAX_HEADER = 120;
 
 /** The MAC key of a station from its secret (what a sender computes). */
 export function udpKeyFromSecret(secret: string): KeyObject {
-  return createSecretKey(createHash("sha256").update(secret, "utf8").digest());
+  return createSecretKey(udpSigningKey(secret));
 }
 
-/** The MAC key of a station from the stored digest (what the receiver has). */
-export function udpKeyFromHash(secretHash: string): KeyObject {
-  return createSecretKey(Buffer.from(secretHash, "hex"));
+/** The MAC key of a station from its unsealed stored form, 64 hex digits (what the receiver has). */
+export function udpKeyFromHex(hex: string): KeyObject {
+  return createSecretKey(Buffer.from(hex, "hex"));
 }
 
 function mac(key: KeyObject, stationId: number, t: number, seq: number, body: Buffer): Buffer {

@@ -53,7 +53,8 @@ PLAN_IDS.filter((id) => PLANS[id].commercialScope === scope).join(", ");
       ? `Currently withheld from every answer: ${blocked.map((s) => `\`${s.id}\``).join(", ")}. Facts resting on them appear only as \`withheld\` entries.`
       : "Every source is currently cleared for API use.",
     "",
-    "Station feeds (`station:<id>`) are governed by the `station` entry; a private feed only ever contains the caller's own stations.",
+    "Station feeds (`station:<id>`): a private station is governed by the `station` entry and only ever reaches its owner; a station its owner shared is a source of its own, with the uses the owner granted (API use always; redistribution and commercial use when granted), and its owner's own use is never limited by those grants. " +
+      "The stations of public AIS feeds are governed by their feed's entry (`kystverket-open`, `digitraffic-marine`, `aisstream`, `aishub`); `list_sources` shows each feed's freshness.",
     "",
   ].join("\n");
 }

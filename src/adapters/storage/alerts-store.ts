@@ -80,6 +80,12 @@ export class SqlAlertStore implements AlertStore {
     return rows.map(toFollow);
   }
 
+  async portFollowers(unlocodes: readonly string[]): Promise<Follow[]> {
+    if (unlocodes.length === 0) return [];
+    const rows = await this.#db.selectFrom("alert_follows").selectAll().where("kind", "=", "port").where("unlocode", "in", [...unlocodes]).orderBy("id").execute();
+    return rows.map(toFollow);
+  }
+
   async addZone(accountId: string, zone: Pick<Zone, "name" | "geometry" | "bbox">, limit: number, now: number): Promise<LimitedInsert<Zone>> {
     const r = await insertWithinLimit(this.#db, this.#dialect, "alert_zones", accountId, limit, (trx) =>
       trx
@@ -131,6 +137,10 @@ export class SqlAlertStore implements AlertStore {
 
   async listSavedSearches(accountId: string): Promise<SavedSearch[]> {
     return (await this.#db.selectFrom("alert_saved_searches").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toSearch);
+  }
+
+  async allSavedSearches(): Promise<SavedSearch[]> {
+    return (await this.#db.selectFrom("alert_saved_searches").selectAll().orderBy("id").execute()).map(toSearch);
   }
 
   async deleteSavedSearch(accountId: string, id: number): Promise<boolean> {

@@ -67,6 +67,13 @@ function queueRow(p: PositionFix): Row {
   return [p.mmsi, p.time, p.stationId, p.lat, p.lon, p.sog, p.cog];
 }
 
+const DERIVED_QUEUE_COLUMNS = ["mmsi", "time", "station_id", "lat", "lon", "sog", "nav_status"] as const;
+const DERIVED_QUEUE_TYPES: ColumnType[] = ["int4", "int8", "int4", "float8", "float8", "float8", "int2"];
+
+function derivedQueueRow(p: PositionFix): Row {
+  return [p.mmsi, p.time, p.stationId, p.lat, p.lon, p.sog, p.navStatus];
+}
+
 function identityRow(u: VesselIdentityUpdate): Row {
   let fields = 0;
   const has = (v: unknown) => v !== undefined;
@@ -152,6 +159,7 @@ export class SqlPositionStore implements PositionStore {
   readonly #dialect: SqlDialect;
 
   readonly #zoneQueue: () => boolean;
+  readonly #derivedQueue: () => boolean;
 
   /**
    * While `zoneQueue()` says so, every batch's fixes are also queued for the zone evaluator
@@ -159,10 +167,12 @@ export class SqlPositionStore implements PositionStore {
    * it by a crash. It says no while no zone exists: the queue costs ingest about a third of
    * its SQLite throughput (docs/webhooks.md).
    */
-  constructor(db: Kysely<Database>, dialect: SqlDialect, options: { zoneQueue?: () => boolean } = {}) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect, options: { zoneQueue?: () => boolean; derivedQueue?: () => boolean } = {}) {
     this.#db = db;
     this.#dialect = dialect;
     this.#zoneQueue = options.zoneQueue ?? (() => false);
+    // Likewise for the port-call and transit detectors (derived-store.ts), unless derivation is off.
+    this.#derivedQueue = options.derivedQueue ?? (() => false);
   }
 
   async writeBatch(batch: IngestBatch): Promise<{ inserted: number }> {
@@ -175,6 +185,7 @@ export class SqlPositionStore implements PositionStore {
     return this.#db.transaction().execute(async (trx) => {
       const inserted = await this.#write(trx, "positions", POSITION_COLUMNS, POSITION_TYPES, positions, "ON CONFLICT DO NOTHING");
       if (this.#zoneQueue()) await this.#write(trx, "zone_feed", QUEUE_COLUMNS, QUEUE_TYPES, batch.positions.map(queueRow), "");
+      if (this.#derivedQueue()) await this.#write(trx, "derived_feed", DERIVED_QUEUE_COLUMNS, DERIVED_QUEUE_TYPES, batch.positions.map(derivedQueueRow), "");
       // The latest table's columns are those of positions in the same order (see fixRow).
       await this.#write(trx, "latest_positions", POSITION_COLUMNS, LATEST_TYPES, latest, LATEST_CONFLICT);
       await this.#write(trx, "vessel_identities", IDENTITY_COLUMNS, IDENTITY_TYPES, identities, IDENTITY_CONFLICT);
@@ -253,13 +264,21 @@ export class SqlPositionStore implements PositionStore {
   }
 
   async stationBySecretHash(hash: string): Promise<IngestStation | null> {
-    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash"]).where("secret_hash", "=", hash).executeTakeFirst();
-    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash } : null;
+    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash", "udp_key", "allow_from"]).where("secret_hash", "=", hash).executeTakeFirst();
+    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash, udpKey: r.udp_key, allowFrom: r.allow_from === null ? null : r.allow_from.split(",") } : null;
   }
 
   async stationById(id: number): Promise<IngestStation | null> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-    const r = await this.#db.selectFrom("stations").select(["id", "account_id", "name", "shared", "secret_hash"]).where("id", "=", id).executeTakeFirst();
-    return r ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1, secretHash: r.secret_hash } : null;
+    const r = await this.#db
+      .selectFrom("stations")
+      .select(["id", "account_id", "name", "shared", "secret_hash", "udp_key", "allow_from"])
+      // A public feed's station is seen by everyone (zone alerts of every account read it).
+      .select((eb) => eb.exists(eb.selectFrom("feeds").select("feeds.station_id").whereRef("feeds.station_id", "=", "stations.id")).as("is_feed"))
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return r
+      ? { id: r.id, accountId: r.account_id, name: r.name, shared: r.shared === 1 || Boolean(r.is_feed), secretHash: r.secret_hash, udpKey: r.udp_key, allowFrom: r.allow_from === null ? null : r.allow_from.split(",") }
+      : null;
   }
 }

@@ -55,6 +55,32 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
       );
     }
 
+    // The publication already stored (a daily fetch of a list that did not change): nothing
+    // to diff, no version, no event. The list was confirmed as of this day, so its as-of date
+    // and last import move on; delisting and first-seen dates stay exact because every
+    // record was present on both days.
+    if (state.version_id !== null) {
+      const latest = await tx.selectFrom("sanctions_versions").select(["checksum", "extract", "records"]).where("id", "=", state.version_id).executeTakeFirstOrThrow();
+      if (latest.checksum === input.checksum && latest.extract === (input.extract ? 1 : 0)) {
+        await tx.updateTable("sanctions_lists").set({ as_of: asOf, imported_at: importedAt }).where("list", "=", list).execute();
+        return {
+          versionId: state.version_id,
+          list,
+          asOf,
+          baseline: false,
+          records: latest.records,
+          active: state.active,
+          listed: 0,
+          delisted: 0,
+          changed: 0,
+          unchanged: state.active,
+          events: 0,
+          guard: "same publication as the stored version",
+          samePublication: true,
+        };
+      }
+    }
+
     const activeRows = await tx
       .selectFrom("sanctions_designations")
       .select(["id", "record_id", "record", "all_imos", "all_mmsis"])
@@ -206,6 +232,7 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
       unchanged: diff.unchangedCount,
       events: events.length,
       guard: verdict.message,
+      samePublication: false,
     };
   });
 }

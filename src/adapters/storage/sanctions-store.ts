@@ -5,6 +5,9 @@ import type {
   IdentifierHit,
   SanctionsChange,
   SanctionsEvent,
+  SanctionsFetchAttempt,
+  SanctionsFetchOutcome,
+  SanctionsFetchState,
   SanctionsImportResult,
   SanctionsListState,
   SanctionsStore,
@@ -70,6 +73,33 @@ export class SqlSanctionsStore implements SanctionsStore {
 
   importVersion(input: SanctionsVersionInput): Promise<SanctionsImportResult> {
     return importSanctionsVersion(this.#db, input);
+  }
+
+  async recordFetch(a: SanctionsFetchAttempt): Promise<void> {
+    const ok = a.outcome !== "failed";
+    const success = ok ? { succeeded_at: a.attemptedAt, succeeded_source: a.source } : {};
+    await this.#db
+      .insertInto("sanctions_fetches")
+      .values({ list: a.list, attempted_at: a.attemptedAt, outcome: a.outcome, error: a.error, source: a.source, succeeded_at: null, succeeded_source: null, ...success })
+      .onConflict((oc) => oc.column("list").doUpdateSet({ attempted_at: a.attemptedAt, outcome: a.outcome, error: a.error, source: a.source, ...success }))
+      .execute();
+  }
+
+  async fetchStates(): Promise<SanctionsFetchState[]> {
+    const rows = await this.#db.selectFrom("sanctions_fetches").selectAll().execute();
+    const byList = new Map(rows.map((r) => [r.list, r]));
+    return SANCTIONS_LISTS.map((list) => {
+      const r = byList.get(list);
+      return {
+        list,
+        attemptedAt: r ? Number(r.attempted_at) : null,
+        outcome: (r?.outcome as SanctionsFetchOutcome | undefined) ?? null,
+        error: r?.error ?? null,
+        source: r?.source ?? null,
+        succeededAt: r?.succeeded_at == null ? null : Number(r.succeeded_at),
+        succeededSource: r?.succeeded_source ?? null,
+      };
+    });
   }
 
   async listStates(): Promise<SanctionsListState[]> {

@@ -28,6 +28,7 @@ export interface Database {
   station_counters: StationCountersTable;
   sanctions_lists: SanctionsListsTable;
   sanctions_versions: SanctionsVersionsTable;
+  sanctions_fetches: SanctionsFetchesTable;
   sanctions_designations: SanctionsDesignationsTable;
   sanctions_identifiers: SanctionsIdentifiersTable;
   sanctions_changes: SanctionsChangesTable;
@@ -46,6 +47,11 @@ export interface Database {
   alert_cursors: AlertCursorsTable;
   zone_feed: ZoneFeedTable;
   zone_presence: ZonePresenceTable;
+  derived_feed: DerivedFeedTable;
+  derived_state: DerivedStateTable;
+  port_calls: PortCallsTable;
+  gate_crossings: GateCrossingsTable;
+  gate_coverage: GateCoverageTable;
   alerts: AlertsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
@@ -57,6 +63,7 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  feeds: FeedsTable;
 }
 
 export interface AccountsTable {
@@ -101,8 +108,17 @@ export interface StationsTable {
   account_id: string;
   name: string;
   secret_hash: string;
+  /** UDP signing key, sealed (migration 0018); null for stations from before it until their secret is rotated. */
+  udp_key: string | null;
   shared: number;
   created_at: number;
+  /** Migration 0017: what the owner grants others when shared, and receiver settings. */
+  share_redistribution: Generated<number>;
+  share_commercial: Generated<number>;
+  source_name: string | null;
+  plain_port: number | null;
+  allow_from: string | null;
+  connect_to: string | null;
 }
 
 export interface PortsTable {
@@ -221,6 +237,19 @@ export interface SanctionsListsTable {
   locked_at: number | null;
   /** 1 when the latest version is a dated extract, not the list as published. */
   extract: Generated<number>;
+}
+
+/** The last fetch of a list (0015): tried, outcome, error, and the last success. */
+export interface SanctionsFetchesTable {
+  list: string;
+  attempted_at: number;
+  /** `imported` (a new version), `unchanged` (the stored publication again) or `failed`. */
+  outcome: string;
+  error: string | null;
+  /** The files or URLs the attempt read. */
+  source: string;
+  succeeded_at: number | null;
+  succeeded_source: string | null;
 }
 
 /** One row per import of a list. */
@@ -645,4 +674,71 @@ export interface InspectionsTable {
   port: string;
   authority: string;
   origin: string;
+}
+
+// --- Public AIS feeds (migration 0016) -------------------------------------------------------
+
+export interface FeedsTable {
+  station_id: number;
+  name: string;
+  kind: string;
+  url: string;
+  key_sealed: string | null;
+  created_at: number;
+  removed_at: number | null;
+  state: string | null;
+  last_message_at: number | null;
+  rate: number | null;
+  alarm: string | null;
+  alarm_since: number | null;
+  last_error: string | null;
+  reported_at: number | null;
+}
+
+/** Fixes queued for the derived-fact detectors (migration 0019). */
+export interface DerivedFeedTable {
+  id: Generated<number>;
+  mmsi: number;
+  time: number;
+  station_id: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  nav_status: number | null;
+}
+
+export interface DerivedStateTable {
+  station_id: number;
+  mmsi: number;
+  last_time: number;
+  state: string;
+}
+
+export interface PortCallsTable {
+  id: string;
+  station_id: number;
+  mmsi: number;
+  unlocode: string;
+  arrival: number;
+  departure: number | null;
+  confidence: number;
+  version: string;
+  detail: string;
+  updated_at: number;
+}
+
+export interface GateCrossingsTable {
+  gate_id: string;
+  mmsi: number;
+  station_id: number;
+  time: number;
+  direction: string;
+  gap_ms: number;
+  observed: number;
+}
+
+export interface GateCoverageTable {
+  gate_id: string;
+  hour: number;
+  station_id: number;
 }

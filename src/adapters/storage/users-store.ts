@@ -9,7 +9,7 @@ function toUser(r: UsersTable): User {
 }
 
 /** A unique-constraint violation on either engine (SQLite's message, PostgreSQL's SQLSTATE 23505). */
-function isUniqueViolation(e: unknown): boolean {
+export function isUniqueViolation(e: unknown): boolean {
   const err = e as { code?: string; message?: string };
   return err?.code === "23505" || /UNIQUE constraint failed/i.test(String(err?.message));
 }

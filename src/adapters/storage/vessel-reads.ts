@@ -4,7 +4,7 @@ import type { PositionFix } from "../../ports/positions.ts";
 import type { VesselIdentifierLink, VesselMmsis, VesselNameLink, VesselRecord, VisibleStations } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
-import { visibleFilter } from "./visible-filter.ts";
+import { visibleFilter, visibleUnion } from "./visible-filter.ts";
 
 /**
  * Reads of the vessel registry (migration 0004). Every read filters links by the caller's
@@ -15,15 +15,31 @@ export class SqlVesselReads {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+  readonly #sharedIds: () => Promise<readonly number[]>;
+  readonly #feedStations: () => Promise<readonly number[]>;
+
+  /**
+   * `sharedIds`: the shared stations (a cached snapshot in the service; read from the table
+   * when not given). `feedStations`: the stations of public feeds (cached by the caller; none without).
+   */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<readonly number[]>, feedStations: () => Promise<readonly number[]> = async () => []) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#sharedIds = sharedIds ?? (async () => (await db.selectFrom("stations").select("id").where("shared", "=", 1).execute()).map((r) => r.id));
+    this.#feedStations = feedStations;
   }
 
+  /** What any principal (anonymous included) may see: own stations ∪ shared stations ∪ public feeds' stations (visible-filter.ts). */
   async visibleStations(accountId: string | null): Promise<number[]> {
-    // Read on every request; without an account, `account_id = NULL` matches nothing.
-    const q = sql`SELECT id FROM stations WHERE shared = 1 OR account_id = ${accountId} ORDER BY id`.compile(this.#db);
-    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_visible_stations", q)).map((x) => x.id);
+    const [own, shared, feeds] = await Promise.all([this.#ownStations(accountId), this.#sharedIds(), this.#feedStations()]);
+    return visibleUnion(own, shared, feeds);
+  }
+
+  async #ownStations(accountId: string | null): Promise<number[]> {
+    if (accountId === null) return [];
+    // Read on every request, so prepared.
+    const q = sql`SELECT id FROM stations WHERE account_id = ${accountId}`.compile(this.#db);
+    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_own_stations", q)).map((x) => x.id);
   }
 
   async findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null> {

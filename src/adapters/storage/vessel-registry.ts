@@ -41,6 +41,16 @@ const IDENTIFIER_TYPES: ColumnType[] = ["int4", "text", "text", "text", "int4", 
 const NAME_COLUMNS = ["vessel_id", "name", "norm", "source", "station_id", "first_seen", "last_seen"];
 const NAME_TYPES: ColumnType[] = ["int4", "text", "text", "text", "int4", "int8", "int8"];
 
+/**
+ * AIS identity rows not linked as they are now: never linked, or their IMO, name or call
+ * sign differs from the linked one, or seen again an hour after the last link. Callers
+ * append `AND ...` conditions.
+ */
+const AIS_CHANGED = `SELECT i.station_id, i.mmsi, i.imo, i.name, i.callsign, i.updated_at
+  FROM vessel_identities i LEFT JOIN vessel_ais_synced s ON s.station_id = i.station_id AND s.mmsi = i.mmsi
+  WHERE (s.station_id IS NULL OR s.imo IS DISTINCT FROM i.imo OR s.name IS DISTINCT FROM i.name
+         OR s.callsign IS DISTINCT FROM i.callsign OR i.updated_at > s.updated_at + ${AIS_RESEEN_MS})`;
+
 /** AIS names are padded with `@` (six-bit "no character") or blanks by some transmitters. */
 function cleanAisText(v: string | null): string | null {
   if (v === null) return null;
@@ -194,12 +204,7 @@ export class SqlVesselRegistry {
     for (;;) {
       const rows = await this.#dialect.raw<AisRow>(
         this.#db,
-        `SELECT i.station_id, i.mmsi, i.imo, i.name, i.callsign, i.updated_at
-           FROM vessel_identities i LEFT JOIN vessel_ais_synced s ON s.station_id = i.station_id AND s.mmsi = i.mmsi
-           WHERE (i.station_id > ? OR (i.station_id = ? AND i.mmsi > ?))
-             AND (s.station_id IS NULL OR s.imo IS DISTINCT FROM i.imo OR s.name IS DISTINCT FROM i.name
-                  OR s.callsign IS DISTINCT FROM i.callsign OR i.updated_at > s.updated_at + ${AIS_RESEEN_MS})
-           ORDER BY i.station_id, i.mmsi LIMIT ${AIS_CHUNK}`,
+        `${AIS_CHANGED} AND (i.station_id > ? OR (i.station_id = ? AND i.mmsi > ?)) ORDER BY i.station_id, i.mmsi LIMIT ${AIS_CHUNK}`,
         [after.station, after.station, after.mmsi],
       );
       if (rows.length === 0) return total;
@@ -209,6 +214,34 @@ export class SqlVesselRegistry {
       after = { station: last.station_id, mmsi: last.mmsi };
       if (rows.length < AIS_CHUNK) return total;
     }
+  }
+
+  /**
+   * Links the identity rows of these (station, MMSI) pairs that changed, at once: ingest
+   * calls this as soon as a batch with static reports is committed, so a ship's IMO
+   * answers without waiting for `refresh`. Returns the rows linked.
+   */
+  async linkAis(keys: readonly { stationId: number; mmsi: number }[]): Promise<number> {
+    const byStation = new Map<number, number[]>();
+    for (const k of keys) {
+      const list = byStation.get(k.stationId) ?? [];
+      list.push(k.mmsi);
+      byStation.set(k.stationId, list);
+    }
+    let total = 0;
+    for (const [stationId, mmsis] of [...byStation].sort((a, b) => a[0] - b[0])) {
+      for (const part of chunks([...new Set(mmsis)].sort((a, b) => a - b), AIS_CHUNK)) {
+        const rows = await this.#dialect.raw<AisRow>(
+          this.#db,
+          `${AIS_CHANGED} AND i.station_id = ? AND i.mmsi IN (${part.map(() => "?").join(", ")}) ORDER BY i.mmsi`,
+          [stationId, ...part],
+        );
+        if (rows.length === 0) continue;
+        await this.#db.transaction().execute((tx) => this.#linkAis(tx, rows));
+        total += rows.length;
+      }
+    }
+    return total;
   }
 
   async #linkAis(tx: Transaction<Database>, rows: AisRow[]): Promise<void> {

@@ -16,8 +16,9 @@ export class SqlVesselStore implements VesselStore {
   readonly #reads: SqlVesselReads;
   readonly #registry: SqlVesselRegistry;
 
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#reads = new SqlVesselReads(db, dialect);
+  /** `sharedIds`: the shared stations; `feedStations`: the stations of public feeds. Both are part of every caller's visible set. */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<readonly number[]>, feedStations?: () => Promise<readonly number[]>) {
+    this.#reads = new SqlVesselReads(db, dialect, sharedIds, feedStations);
     this.#registry = new SqlVesselRegistry(db, dialect);
   }
 
@@ -59,5 +60,9 @@ export class SqlVesselStore implements VesselStore {
 
   refresh(now: number): Promise<RegistryRefreshReport> {
     return this.#registry.refresh(now);
+  }
+
+  linkIdentities(keys: readonly { stationId: number; mmsi: number }[]): Promise<number> {
+    return this.#registry.linkAis(keys);
   }
 }

@@ -1,10 +1,12 @@
+import { portCallAlerts, type PortCallAlertsDeps } from "./port-call-alerts.ts";
+import type { PortCallEvent } from "../../domain/derived/port-call-detector.ts";
 import { testEventBody, TEST_EVENT_TYPE } from "../../domain/alerts/payload.ts";
 import { AppError } from "../../domain/errors.ts";
 import { formatId } from "../../domain/ids.ts";
 import type { Services } from "../../operations/services.ts";
 import type { AlertsRuntime, ZoneStateStore } from "../../ports/alerts.ts";
 import type { Clock } from "../../ports/clock.ts";
-import type { TestSendResult, WebhookDispatch, WebhookStore } from "../../ports/webhooks.ts";
+import type { NewAlert, TestSendResult, WebhookDispatch, WebhookStore } from "../../ports/webhooks.ts";
 import type { PositionFix } from "../../ports/positions.ts";
 import { DeliveryTransport, type TransportOptions } from "./http-client.ts";
 import { SanctionsAlerts } from "./sanctions-alerts.ts";
@@ -42,6 +44,7 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
   readonly #store: WebhookStore;
   readonly #clock: Clock;
   readonly #baseUrl: string;
+  #portCalls: PortCallAlertsDeps | null = null;
   readonly #options: WebhooksOptions;
   readonly #log: Log | undefined;
   readonly #testSends = new Map<string, number[]>();
@@ -85,8 +88,14 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
       onError: (err) => this.#log?.error({ err }, "zone alerts: queued fixes could not be evaluated (kept for the next try)"),
     });
     this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions });
+    this.#portCalls = { alerts: services.alerts, accounts: services.accounts, positions: services.positions, ports: services.ports, sources: services.sources, station: stationById, baseUrl: this.#baseUrl };
     // Fixes queued before a crash or stop are evaluated now, from the saved state.
     void this.zones.poll();
+  }
+
+  /** The `alert.port_call` alerts of derived port-call events; recorded by the derived-facts commit. */
+  portCallAlerts(events: readonly PortCallEvent[]): Promise<NewAlert[]> {
+    return this.#portCalls ? portCallAlerts(this.#portCalls, events) : Promise.resolve([]);
   }
 
   /** Positions just written (and queued) by ingest: a wake-up. It runs inside the pipeline's write: nothing thrown here may look like a failed write. */

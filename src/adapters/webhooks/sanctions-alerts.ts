@@ -5,7 +5,8 @@ import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
 import { directMatch } from "../../domain/sanctions/matching.ts";
 import type { AccountStore } from "../../ports/accounts.ts";
-import type { AlertStore, Follow } from "../../ports/alerts.ts";
+import type { AlertStore, Follow, SavedSearch } from "../../ports/alerts.ts";
+import { savedSearchMatches } from "../../domain/alerts/saved-search-match.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { SanctionsEvent, SanctionsStore } from "../../ports/sanctions.ts";
 import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
@@ -55,6 +56,7 @@ export class SanctionsAlerts {
       const events = await this.#d.sanctions.events(after, PAGE);
       if (events.length === 0) return total;
       const alerts: NewAlert[] = [];
+      let searches: SavedSearch[] | null = null;
       for (const e of events) {
         if (e.baseline || e.action !== "listed") continue;
         const followers = await this.#d.alerts.vesselFollowers(e.imos, e.mmsis);
@@ -62,6 +64,8 @@ export class SanctionsAlerts {
         // The listing concerns a followed vessel by the same rule screening applies to its id.
         for (const f of followers) if (!byAccount.has(f.accountId) && followMatches(f, e)) byAccount.set(f.accountId, f);
         for (const [accountId, follow] of byAccount) alerts.push(await this.#alert(e, accountId, follow));
+        searches ??= await this.#d.alerts.allSavedSearches();
+        for (const search of searches) if (savedSearchMatches(search, e)) alerts.push(await this.#searchAlert(e, search));
       }
       const now = this.#d.clock.now();
       const r = await this.#d.webhooks.emitAlerts(alerts, now, { name: SANCTIONS_CURSOR, value: events[events.length - 1]!.id });
@@ -70,9 +74,50 @@ export class SanctionsAlerts {
     }
   }
 
-  async #alert(e: SanctionsEvent, accountId: string, follow: Follow): Promise<NewAlert> {
+  /** Whether the account's plans allow commercial use (the content rules decide with it). */
+  async #commercialUse(accountId: string): Promise<boolean> {
     const account = await this.#d.accounts.getAccount(accountId);
-    const commercialUse = account ? entitlements(account.webPlan, account.apiPlan).commercialUse : false;
+    return account ? entitlements(account.webPlan, account.apiPlan).commercialUse : false;
+  }
+
+  /** `alert.saved_search`: a vessel newly listed matches one of the account's saved searches. */
+  async #searchAlert(e: SanctionsEvent, search: SavedSearch): Promise<NewAlert> {
+    const commercialUse = await this.#commercialUse(search.accountId);
+    const subject: AlertSubject = { kind: "vessel", imo: e.imos[0] ?? null, mmsi: e.mmsis[0] ?? null, unlocode: null, name: e.name || null };
+    const listName = SANCTIONS_LIST_NAMES[e.list] ?? e.list;
+    const occurredAt = e.createdAt;
+    const ref = { id: formatId("search", search.id), name: search.name };
+    return {
+      accountId: search.accountId,
+      type: "saved_search",
+      occurredAt,
+      dedupeKey: `saved_search:${e.id}:${search.id}`,
+      detail: { sanctionsEventId: e.id, savedSearchId: search.id, list: e.list },
+      body: ({ alertId, eventId, created }) =>
+        alertEventBody(
+          {
+            alertId,
+            eventId,
+            type: "saved_search",
+            created,
+            occurredAt,
+            derived: true,
+            subject,
+            followId: null,
+            zone: null,
+            savedSearch: ref,
+            factBase: { t: "saved_search", match: "sanctions_listing", search: search.q, list: e.list, program: e.program, sourceId: e.sourceId },
+            factSources: [e.sourceId],
+            text: `${vesselLabel(subject)}, newly listed on the ${listName}, matches your saved search ${search.name}.`,
+            parts: [],
+          },
+          { sources: this.#d.sources, rights: { commercialUse }, baseUrl: this.#d.baseUrl },
+        ),
+    };
+  }
+
+  async #alert(e: SanctionsEvent, accountId: string, follow: Follow): Promise<NewAlert> {
+    const commercialUse = await this.#commercialUse(accountId);
     // The identifier the account followed names the vessel; the listing supplies the other one.
     const imo = follow.imo ?? e.imos[0] ?? null;
     const mmsi = follow.mmsi ?? e.mmsis[0] ?? null;

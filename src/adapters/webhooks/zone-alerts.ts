@@ -279,7 +279,7 @@ export class ZoneAlerts {
                 },
               ],
             },
-            { sources: this.#d.sources, rights: { commercialUse }, baseUrl: this.#d.baseUrl },
+            { sources: this.#d.sources, rights: { commercialUse, accountId: h.accountId }, baseUrl: this.#d.baseUrl },
           ),
       });
     }

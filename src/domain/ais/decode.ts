@@ -28,9 +28,11 @@ import {
   R_BAD_FILL,
   R_BAD_PAYLOAD_CHAR,
   R_EMPTY_PAYLOAD,
+  R_ILLEGAL_LENGTH,
   R_PAYLOAD_TOO_SHORT,
   R_UNKNOWN_TYPE24_PART,
 } from "./reasons.ts";
+import { withinLegalLength } from "./lengths.ts";
 import { bit, clearFrom, s, symbols, text, u, unpackArmored } from "./sixbit.ts";
 
 // "Not available" raw values (M.1371-5 Annex 8, descriptions of messages 1-5, 9, 17, 18, 27).
@@ -233,6 +235,9 @@ export function decodeUnpacked(
   const type = u(0, 6);
   const repeat = u(6, 2);
   const mmsi = u(8, 30);
+  // A stored type longer than the standard allows would have its fields read from the wrong bits.
+  // (Type 24 is judged once its part number is known: an unknown part is its own reason.)
+  if (type !== 24 && !withinLegalLength(type, bitLen)) return R_ILLEGAL_LENGTH;
   switch (type) {
     case 1:
     case 2:
@@ -539,6 +544,8 @@ export function decodeUnpacked(
     case 24: {
       if (bitLen < MIN_BITS_24_PARTNO) return R_PAYLOAD_TOO_SHORT;
       const partno = u(38, 2);
+      if (partno !== 0 && partno !== 1) return R_UNKNOWN_TYPE24_PART;
+      if (!withinLegalLength(type, bitLen)) return R_ILLEGAL_LENGTH;
       if (partno === 0) {
         if (bitLen < MIN_BITS_24A) return R_PAYLOAD_TOO_SHORT;
         const m: StaticDataReportA = {
@@ -555,7 +562,6 @@ export function decodeUnpacked(
         };
         return m;
       }
-      if (partno !== 1) return R_UNKNOWN_TYPE24_PART;
       if (bitLen < MIN_BITS_24B) return R_PAYLOAD_TOO_SHORT;
       // Auxiliary craft (MMSI 98MIDXXXX, ITU-R M.585) carry the mother
       // ship MMSI in the 30 bits used for dimensions by other stations.

@@ -97,6 +97,8 @@
  * - Type 1-3 messages are accepted from 149 bits (up to RAIM); a truncated `radio`
  *   holds the bits present, right-aligned (gpsd's reading); extra bits (e.g. 204-bit
  *   reports) are ignored. Fill bits are never read as data.
+ * - A position or static report longer than its type's legal length (lengths.ts, e.g. a
+ *   type 27 over 96 bits) is rejected (`illegal_length`), not decoded.
  */
 
 export type { AisDecoder, AisDecoderOptions, AisDecoderStats, FeedContext } from "./decoder.ts";

@@ -47,6 +47,8 @@ export const AIS_REASONS = [
   "pending_overflow",
   /** Type 24 with a part number other than 0 (A) or 1 (B); M.1371 defines no others. Dropped. */
   "unknown_type24_part",
+  /** Longer than the standard allows for a type whose content is stored (lengths.ts), e.g. a type 27 over 96 bits. Dropped. */
+  "illegal_length",
 ] as const;
 
 export type AisReason = (typeof AIS_REASONS)[number];
@@ -71,6 +73,7 @@ export const R_FRAGMENT_MISSING = 15;
 export const R_FRAGMENT_DUPLICATE = 16;
 export const R_PENDING_OVERFLOW = 17;
 export const R_UNKNOWN_TYPE24_PART = 18;
+export const R_ILLEGAL_LENGTH = 19;
 
 /** Reasons that count events rather than dropped lines (see the header comment). */
 export const EVENT_REASONS: ReadonlySet<AisReason> = new Set<AisReason>([

@@ -6,6 +6,8 @@ export type Use = "api" | "redistribution";
 export interface RightsPrincipal {
   /** Commercial plans need every source to permit commercial use as well. */
   commercialUse: boolean;
+  /** The caller's account: a shared station's owner uses its data whatever they grant others. */
+  accountId?: string | null;
 }
 
 export type DenialWhy = "unknown_source" | "no_api_use" | "no_redistribution" | "no_commercial_use";
@@ -26,6 +28,7 @@ export function decide(registry: SourceRegistry, sourceIds: readonly string[], p
   for (const id of sourceIds) {
     const source = registry.get(id);
     if (!source) denials.push({ source: id, why: "unknown_source" });
+    else if (source.ownerAccountId !== undefined && source.ownerAccountId === principal.accountId) continue;
     else if (!source.permissions.api) denials.push({ source: id, why: "no_api_use" });
     else if (use === "redistribution" && !source.permissions.redistribution) denials.push({ source: id, why: "no_redistribution" });
     else if (principal.commercialUse && !source.permissions.commercial) denials.push({ source: id, why: "no_commercial_use" });

@@ -21,7 +21,14 @@ export const SourceSchema = z.object({
   note: z.string().optional(),
 });
 
-export type Source = z.infer<typeof SourceSchema>;
+/**
+ * `ownerAccountId` is set only on a shared station's source (never read from the sources
+ * file): the owner's own use of their station's data is never limited by what they grant others.
+ */
+export type Source = z.infer<typeof SourceSchema> & { ownerAccountId?: string };
+
+/** The source of a shared station by station id, or undefined when the station is not shared. */
+export type StationSourceLookup = (stationId: number) => Source | undefined;
 
 export const SourcesFileSchema = z.object({ sources: z.array(SourceSchema).min(1) }).superRefine((file, ctx) => {
   const seen = new Set<string>();
@@ -33,14 +40,40 @@ export const SourcesFileSchema = z.object({ sources: z.array(SourceSchema).min(1
 
 export class SourceRegistry {
   readonly #byId: Map<string, Source>;
+  #stations: StationSourceLookup = () => undefined;
+  /** Stations whose data another entry governs (a public feed's station: `station:12` -> `digitraffic-marine`). */
+  #stationSources = new Map<number, string>();
 
   constructor(sources: Source[]) {
     this.#byId = new Map(sources.map((s) => [s.id, s]));
   }
 
+  /** Shared stations' sources come from the store (their owners' grants), not from the file. */
+  attachStations(lookup: StationSourceLookup): void {
+    this.#stations = lookup;
+  }
+
   get(id: string): Source | undefined {
-    // Station feeds are one source per station id: `station:<id>` is governed by the `station` entry.
-    return this.#byId.get(id) ?? (id.startsWith("station:") ? this.#byId.get("station") : undefined);
+    const direct = this.#byId.get(id);
+    if (direct !== undefined || !id.startsWith("station:")) return direct;
+    const stationId = Number(id.slice(8));
+    // A feed's station is governed by the feed's own entry; when the file lacks it, nothing is allowed.
+    const bound = this.#stationSources.get(stationId);
+    if (bound !== undefined) return this.#byId.get(bound);
+    // A private station (seen only by its owner) is governed by the file's `station` entry.
+    // A shared one is a source of its own with its owner's grants, within what the operator's
+    // `station` entry permits: the sources file stays the last word on every use.
+    const base = this.#byId.get("station");
+    const shared = Number.isSafeInteger(stationId) ? this.#stations(stationId) : undefined;
+    if (!shared || !base) return base;
+    const p = shared.permissions;
+    const cap = base.permissions;
+    return { ...shared, permissions: { api: p.api && cap.api, redistribution: p.redistribution && cap.redistribution, commercial: p.commercial && cap.commercial } };
+  }
+
+  /** Which entry governs each feed station's data; replaces what was bound before. */
+  bindStations(stations: readonly { stationId: number; sourceId: string }[]): void {
+    this.#stationSources = new Map(stations.map((s) => [s.stationId, s.sourceId]));
   }
 
   all(): Source[] {

@@ -39,7 +39,7 @@ export function stationHealth(station: { id: number; name: string; shared: boole
     messages: n("messages"),
     messagesByType: byType,
     positions: n("positions"),
-    invalidPositions: n("positions_invalid") + n("positions_future"),
+    invalidPositions: n("positions_invalid") + n("positions_future") + n("positions_jump"),
     staticReports: n("statics"),
     rejectedLines: n("rejected") + n("oversized_lines"),
     badChecksums: n("reason:bad_checksum"),

@@ -35,8 +35,8 @@ export async function resolveVessel(ctx: OperationContext, id: VesselId, visible
   const vessels = ctx.services.vessels;
   const record = id.kind === "imo" ? await vessels.findByImo(id.imo, visible) : await vessels.findByMmsi(id.mmsi, visible);
   if (!record) {
-    // Heard by a visible station but not linked yet (the registry refreshes every minute).
-    if (id.kind === "mmsi" && (await vessels.heardBy(id.mmsi, visible))) return { record: null, imo: null, mmsis: [id.mmsi], until: new Map(), canonicalId: formatVesselId(id) };
+    // Heard by a visible station but not linked yet (a report stored a moment ago).
+    if (id.kind === "mmsi" && (await vessels.heardBy(id.mmsi, visible))) return mmsiOnly(id.mmsi);
     return null;
   }
   const lastSeen = new Map<number, number>();
@@ -57,6 +57,11 @@ export async function resolveVessel(ctx: OperationContext, id: VesselId, visible
   const mmsis = [...lastSeen.entries()].sort((a, b) => rank(b[0]) - rank(a[0]) || b[1] - a[1]).map(([m]) => m);
   const canonical: VesselId = record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? mmsis[0]! };
   return { record, imo: record.imo, mmsis, until, canonicalId: formatVesselId(canonical) };
+}
+
+/** An MMSI on its own, tied to no ship of the registry (not linked yet, or its link may not be shown). */
+export function mmsiOnly(mmsi: number): ResolvedVessel {
+  return { record: null, imo: null, mmsis: [mmsi], until: new Map(), canonicalId: formatVesselId({ kind: "mmsi", mmsi }) };
 }
 
 /** Whether an AIS identity row describes this ship: with the same IMO, or with none for a ship known by MMSI. */

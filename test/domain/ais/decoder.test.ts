@@ -147,8 +147,44 @@ describe("decodePayload", () => {
     assert.equal(r2.message.gnss, false);
   });
 
+  test("a position or static report longer than its type allows is rejected as illegal_length, not decoded", () => {
+    // The real case: type 27 (96 bits by the standard) received at 104 to 376 bits, read as MMSI 343135459 on land.
+    const t27 = bits([27, 6], [0, 2], [343135459, 30], [0, 1], [0, 1], [0, 4], [Math.round(-92.2 * 600), 18], [Math.round(60.06 * 600), 17], [10, 6], [90, 9], [0, 1], [0, 1]);
+    assert.equal(t27.length, 96);
+    const legal = armor(t27);
+    assert.ok(decodePayload(legal.payload, legal.fill).ok, "96 bits is the legal length");
+    for (const extra of [8, 72, 280]) {
+      const long = armor(t27 + "0".repeat(extra));
+      assert.deepEqual(decodePayload(long.payload, long.fill), { ok: false, reason: "illegal_length" }, `${96 + extra} bits`);
+    }
+    // Type 1: 168 bits, and up to 204 as gpsd's samples hold; one symbol more is not a type 1.
+    const t1 = (n: number) => armor(bits([1, 6], [0, 2], [244660000, 30], "0".repeat(n - 38)));
+    for (const n of [149, 168, 204]) assert.equal(decodePayload(t1(n).payload, t1(n).fill).ok, true, `type 1 of ${n} bits`);
+    assert.deepEqual(decodePayload(t1(210).payload, t1(210).fill), { ok: false, reason: "illegal_length" });
+    // Type 5 (424, or 426 without its fill bits), 18 (168), 19 (312), 24 (168) and 9 (168).
+    const of = (type: number, n: number, head = "") => armor(bits([type, 6], [0, 2], [244660000, 30], head, "0".repeat(n - 38 - head.length)));
+    for (const [type, max] of [[5, 426], [9, 168], [18, 168], [19, 312]] as const) {
+      assert.equal(decodePayload(of(type, max).payload, of(type, max).fill).ok, true, `type ${type} of ${max} bits`);
+      assert.deepEqual(decodePayload(of(type, max + 6).payload, of(type, max + 6).fill), { ok: false, reason: "illegal_length" }, `type ${type} of ${max + 6} bits`);
+    }
+    assert.equal(decodePayload(of(24, 168, "01").payload, of(24, 168, "01").fill).ok, true, "type 24 part B of 168 bits");
+    assert.deepEqual(decodePayload(of(24, 174, "00").payload, of(24, 174, "00").fill), { ok: false, reason: "illegal_length" }, "type 24 part A of 174 bits");
+    // Types whose content is not stored are not judged by length: a 5-slot type 8 still decodes.
+    assert.equal(decodePayload(of(8, 1008).payload, of(8, 1008).fill).ok, true);
+  });
+
+  test("a stream counts an illegal-length message under its reason as a rejected line", () => {
+    const dec = createAisDecoder();
+    const long = armor(bits([27, 6], [0, 2], [343135459, 30], "0".repeat(66)));
+    assert.equal(dec.feed(sentence(long.payload, long.fill), { source: "s1", receivedAt: AT }), null);
+    const st = dec.stats();
+    assert.equal(st.reasons.illegal_length, 1);
+    assert.equal(st.rejected, 1);
+    assert.equal(st.messages, 0);
+  });
+
   test("type 9: whole-knot speed, altitude and their n/a values", () => {
-    const b = armor(bits([9, 6], [0, 2], [111232506, 30], [4095, 12], [1023, 10], [0, 1], [181 * 600000, 28], [91 * 600000, 27], [3600, 12], [60, 6], "0".repeat(40)));
+    const b = armor(bits([9, 6], [0, 2], [111232506, 30], [4095, 12], [1023, 10], [0, 1], [181 * 600000, 28], [91 * 600000, 27], [3600, 12], [60, 6], "0".repeat(34)));
     const r = decodePayload(b.payload, b.fill);
     assert.ok(r.ok && r.message.type === 9);
     if (r.message.type !== 9) return;

@@ -62,10 +62,10 @@ describe("diffDesignations", () => {
     assert.throws(() => diffDesignations([], [vessel("A"), vessel("A")]), /record id A twice/);
   });
 
-  test("real OFAC history: undoing the changes after 2024-04-01 and diffing gives them back", () => {
+  test("real OFAC history: undoing the changes after 2024-04-01 and diffing gives them back", async () => {
     const { csv, events } = ofacCsvBefore("2024-04-01");
-    const previous = parseOfac(Buffer.from(csv));
-    const current = parseOfac(fixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv"));
+    const previous = await parseOfac(Buffer.from(csv));
+    const current = await parseOfac(fixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv"));
     const diff = diffDesignations(previous, current);
     const ids = (kind: string) => events.filter((e) => e.change === kind).map((e) => e.entNum);
     assert.deepEqual(diff.listed.map((d) => d.recordId).sort(), ids("ADDED").sort());
@@ -138,10 +138,10 @@ describe("delisting guard", () => {
     assert.ok(checkDelistingGuard(diff, { allowEmpty: true }).ok);
   });
 
-  test("a truncated real OFAC file is refused; the first import of a list passes", () => {
-    const full = parseOfac(fixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv"));
+  test("a truncated real OFAC file is refused; the first import of a list passes", async () => {
+    const full = await parseOfac(fixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv"));
     const lines = fixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv").toString("utf8").split("\r\n");
-    const truncated = parseOfac(Buffer.from(lines.slice(0, 300).join("\r\n")));
+    const truncated = await parseOfac(Buffer.from(lines.slice(0, 300).join("\r\n")));
     const diff = diffDesignations(full, truncated);
     assert.throws(
       () => assertDelistingGuard(diff),

@@ -1,5 +1,6 @@
 import type { LatLon } from "./unlocode-coordinates.ts";
 import { parseUnlocodeCoordinates } from "./unlocode-coordinates.ts";
+import { distanceKm } from "../../../domain/geo/distance.ts";
 import { namesMatch, namesSimilar } from "./place-names.ts";
 import type { Row2024 } from "./unlocode-2024.ts";
 
@@ -16,10 +17,4 @@ export function samePlace(names2018: string[], reference: LatLon | null, row: Ro
   return names2018.some((n) => namesSimilar(n, name));
 }
 
-export function distanceKm(a: LatLon, b: LatLon): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
-}
+export { distanceKm };

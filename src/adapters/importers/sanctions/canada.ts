@@ -27,6 +27,7 @@ import {
   toSourceFiles,
   type XmlNode,
 } from "./common.ts";
+import { UnreadFields } from "./unread-fields.ts";
 
 const LIST = "canada";
 export const CANADA_XML_URL =
@@ -54,14 +55,18 @@ const FIELD_BY_STEM: Record<string, string> = {
 
 type Record_ = Partial<Record<string, string>>;
 
-function readRecord(node: XmlNode): Record_ {
+/** The fields of one record; elements of no known field go to `unread` (name, value), to be reported. */
+function readRecord(node: XmlNode, unread: [string, string][] = []): Record_ {
   const out: Record_ = {};
   for (const key of Object.keys(node)) {
     if (key.startsWith("@_") || key === "#text") continue;
     const stem = key.split("-")[0]!.toLowerCase();
     const field = FIELD_BY_STEM[stem];
-    if (field === undefined) continue;
     const value = text(node, key);
+    if (field === undefined) {
+      if (value !== "") unread.push([key, value]);
+      continue;
+    }
     if (value !== "" && out[field] === undefined) out[field] = value;
   }
   return out;
@@ -91,16 +96,20 @@ function isShip(r: Record_): boolean {
   return /\d{5,}/.test(r.imo ?? "");
 }
 
-function fromXml(file: SourceFile): Designation[] {
+function fromXml(file: SourceFile, warn: (message: string) => void): Designation[] {
   const { root, node } = parseXml(LIST, file);
   if (root !== "data-set") {
     throw new SanctionsParseError(LIST, `${file.name} is XML with root <${root}>, not the Canadian consolidated list (<data-set> of <record>)`);
   }
   const records = children(node, "record");
   const out: Designation[] = [];
+  const unread = new UnreadFields("ship record");
   for (const record of records) {
-    const r = readRecord(record);
+    const unreadOfRecord: [string, string][] = [];
+    const r = readRecord(record, unreadOfRecord);
     if (!isShip(r)) continue;
+    for (const [key] of unreadOfRecord) unread.saw(key);
+    const typeRemark = r.titleOrShipType && englishPart(r.titleOrShipType) !== r.titleOrShipType ? `Type of ship: ${r.titleOrShipType}` : "";
     const regime = r.regime ?? "";
     // No official id: regime + schedule + item identifies an entry (items restart per schedule).
     const recordId = [regime, r.schedule ?? "", r.item ?? ""].join("|");
@@ -120,18 +129,19 @@ function fromXml(file: SourceFile): Designation[] {
           ...(r.schedule ? [{ type: "Schedule", value: r.schedule }] : []),
           ...(r.item ? [{ type: "Item", value: r.item }] : []),
         ],
-        remarks: r.titleOrShipType && englishPart(r.titleOrShipType) !== r.titleOrShipType ? `Type of ship: ${r.titleOrShipType}` : null,
+        remarks: [typeRemark, ...unreadOfRecord.map(([k, v]) => `${k}: ${v}`)].filter((x) => x !== "").join(". ") || null,
         listedAt: listingDate(r.dateOfListing),
         listedAtField: "DateOfListing",
         sourceUrl: CANADA_LIST_PAGE,
       }),
     );
   }
+  unread.report(LIST, file.name, warn);
   return out;
 }
 
 /** Parses sema-lmes.xml (old, bilingual or older element names) into ship designations. */
-export function parseCanada(input: SanctionsInput, _options: ParseOptions = {}): Designation[] {
+export function parseCanada(input: SanctionsInput, options: ParseOptions = {}): Designation[] {
   const files = toSourceFiles(input, LIST);
   if (files.length === 0) throw new SanctionsParseError(LIST, "no file supplied");
   return firstWins(
@@ -140,7 +150,7 @@ export function parseCanada(input: SanctionsInput, _options: ParseOptions = {}):
       if (format !== "xml") {
         throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected sema-lmes.xml (the CSV edition was retired)`);
       }
-      return fromXml(file);
+      return fromXml(file, options.onWarning ?? (() => {}));
     }),
   );
 }

@@ -4,14 +4,58 @@
  * turn a broken download into an empty list, because an empty list reads as
  * "everything was de-listed".
  */
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { type SanctionsListKey, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
 import { parseCsvRecords } from "../csv-reader.ts";
 import { utf8 } from "../read-source.ts";
 import { unzip } from "./zip.ts";
 
-/** One file of a publication; the name is only used in messages and as a hint. */
-export type SourceFile = { name: string; bytes: Buffer };
+/**
+ * One file of a publication; the name is only used in messages and as a hint. A file on disk
+ * (`path`) is read only when a parser asks for `bytes`; the streaming readers never do, so
+ * a 100 MB download is never held in memory.
+ */
+export type SourceFile = { name: string; readonly bytes: Buffer; path?: string; size?: number };
+
+/** A publication file on disk, loaded on first use of `bytes`. */
+export function diskFile(name: string, path: string): SourceFile {
+  let loaded: Buffer | null = null;
+  return {
+    name,
+    path,
+    size: statSync(path).size,
+    get bytes() {
+      loaded ??= readFileSync(path);
+      return loaded;
+    },
+  };
+}
+
+/** The first bytes of a file, without reading a file on disk whole. */
+export function headOf(file: SourceFile, length: number): Buffer {
+  if (file.path === undefined) return file.bytes.subarray(0, length);
+  const fd = openSync(file.path, "r");
+  try {
+    const buffer = Buffer.alloc(Math.min(length, file.size ?? length));
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Byte size, without reading a file on disk. */
+export function sizeOf(file: SourceFile): number {
+  return file.path !== undefined && file.size !== undefined ? file.size : file.bytes.length;
+}
+
+/** Format of a file by its first bytes; a zip is told from a workbook by its whole directory, so it is read then (zips are small). */
+export function formatOf(file: SourceFile): SanctionsFormat {
+  const head = headOf(file, 65_536);
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b) return detectFormat(file.bytes);
+  return sizeOf(file) === 0 ? "empty" : detectFormat(head);
+}
 
 /**
  * What a parser accepts: the bytes of one file, or several named files
@@ -31,11 +75,11 @@ export type ParseOptions = {
 export function toSourceFiles(input: SanctionsInput, list?: SanctionsListKey): SourceFile[] {
   let files: SourceFile[];
   if (Buffer.isBuffer(input) || input instanceof Uint8Array) files = [{ name: "input", bytes: Buffer.from(input) }];
-  else if (Array.isArray(input)) files = (input as readonly SourceFile[]).map((f) => ({ name: f.name, bytes: Buffer.from(f.bytes) }));
+  else if (Array.isArray(input)) files = (input as readonly SourceFile[]).map((f) => (f.path !== undefined ? f : { name: f.name, bytes: Buffer.from(f.bytes) }));
   else if (input instanceof Map) files = [...input].map(([name, bytes]) => ({ name, bytes: Buffer.from(bytes) }));
   else files = Object.entries(input as Record<string, Buffer | Uint8Array>).map(([name, bytes]) => ({ name, bytes: Buffer.from(bytes) }));
   return files.flatMap((file) => {
-    if (detectFormat(file.bytes) !== "zip") return [file];
+    if (formatOf(file) !== "zip") return [file];
     let entries: { name: string; bytes: Buffer }[];
     try {
       entries = unzip(file.bytes);

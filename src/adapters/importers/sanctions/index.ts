@@ -9,12 +9,12 @@ import { type EuParseOptions, parseEu } from "./eu.ts";
 import { NZ_REGISTER_URL, parseNewZealand } from "./new-zealand.ts";
 import { OFAC_OFFICIAL_URLS, parseOfac, parseOfacCompanies } from "./ofac.ts";
 import type { ListedCompany } from "../../../domain/companies/from-sanctions.ts";
-import { readSanctionsSources } from "./source.ts";
+import { withSanctionsSources } from "./source.ts";
 import { parseUk, UK_XML_URL } from "./uk.ts";
 
 export type { SanctionsFormat, SanctionsInput, SourceFile, ParseOptions } from "./common.ts";
 export { detectFormat } from "./common.ts";
-export { readSanctionsSources } from "./source.ts";
+export { withSanctionsSources } from "./source.ts";
 export { parseCanada, parseEu, parseNewZealand, parseOfac, parseUk };
 
 export type SanctionsParseOptions = ParseOptions & EuParseOptions;
@@ -60,11 +60,10 @@ export function parseListedCompanies(list: SanctionsListKey, input: SanctionsInp
 }
 
 /**
- * Reads files, directories or URLs (see readSanctionsSources) and parses them as
+ * Reads files, directories or URLs (see withSanctionsSources) and parses them as
  * the given list: what `mds import sanctions <list> <dir-or-file-or-url...>` needs.
  */
 export async function importSanctionsList(list: string, pathsOrUrls: string | readonly string[], options: SanctionsParseOptions = {}): Promise<Designation[]> {
   if (!isSanctionsListKey(list)) throw new Error(`unknown sanctions list "${list}"; expected one of ${SANCTIONS_LISTS.join(", ")}`);
-  const files = await readSanctionsSources(pathsOrUrls);
-  return parseSanctionsList(list, files, options);
+  return withSanctionsSources(pathsOrUrls, {}, (files) => parseSanctionsList(list, files, options));
 }

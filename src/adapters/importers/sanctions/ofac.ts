@@ -14,7 +14,7 @@ import { type Designation, SanctionsParseError } from "../../../domain/sanctions
 import {
   decodeText,
   describeFormat,
-  detectFormat,
+  formatOf,
   type ParseOptions,
   parseCsvRows,
   parseXml,
@@ -22,8 +22,10 @@ import {
   type SourceFile,
   toSourceFiles,
 } from "./common.ts";
-import { advancedListingDates, fromAdvancedXml } from "./ofac/advanced-xml.ts";
-import { enhancedListingDates, fromEnhancedXml } from "./ofac/enhanced-xml.ts";
+import { readAdvancedXml } from "./ofac/advanced-xml.ts";
+import { readEnhancedXml } from "./ofac/enhanced-xml.ts";
+import { UnreadFields } from "./unread-fields.ts";
+import { xmlRootName } from "./xml-stream.ts";
 import { fromLegacyXml } from "./ofac/legacy-xml.ts";
 import { fromSdnCsv } from "./ofac/sdn-csv.ts";
 import { listedCompaniesFromSdnCsv, listedPeopleFromSdnCsv } from "./ofac/companies.ts";
@@ -33,17 +35,21 @@ import { type Classified, LIST, type ListingDate, type OfacFileKind } from "./of
 export { parseOfacRemarks, splitOfacPrograms } from "./ofac/sdn-csv.ts";
 export { OFAC_DETAILS_URL } from "./ofac/shared.ts";
 
-/** The SLS export files a full OFAC import wants (the advanced XML is large and optional). */
+/**
+ * The SLS export files a full OFAC import reads: the CSV set is the base, and SDN_ADVANCED.XML
+ * (over 100 MB, read as a stream) adds each designation's date, which the CSV lacks.
+ */
 export const OFAC_OFFICIAL_URLS = [
   "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV",
   "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/ALT.CSV",
   "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_COMMENTS.CSV",
+  "https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN_ADVANCED.XML",
 ] as const;
 
 const CSV_KIND_BY_COLUMNS: Record<number, OfacFileKind> = { 12: "sdn-csv", 5: "alt-csv", 6: "add-csv", 2: "comments-csv" };
 
 function classify(file: SourceFile): Classified {
-  const format = detectFormat(file.bytes);
+  const format = formatOf(file);
   if (format === "csv") {
     const rows = parseCsvRows(LIST, file, decodeText(LIST, file)).filter((r) => !(r.length === 1 && (r[0] ?? "").trim() === ""));
     if (rows.length === 0) throw new SanctionsParseError(LIST, `${file.name} has no CSV records`);
@@ -66,20 +72,28 @@ function classify(file: SourceFile): Classified {
     return { file, kind, rows };
   }
   if (format === "xml") {
+    // The advanced and enhanced files (100+ MB) are told by their root and read as streams later.
+    const sniffed = xmlRootName(file);
+    if (sniffed === "Sanctions") return { file, kind: "advanced-xml" };
+    if (sniffed === "sanctionsData") return { file, kind: "enhanced-xml" };
     const { root, node } = parseXml(LIST, file);
     if (root === "sdnList") return { file, kind: "legacy-xml", xml: node };
-    if (root === "Sanctions") return { file, kind: "advanced-xml", xml: node };
-    if (root === "sanctionsData") return { file, kind: "enhanced-xml", xml: node };
     throw new SanctionsParseError(LIST, `${file.name} is XML with root <${root}>, not an OFAC SDN publication (<sdnList>, <Sanctions> or <sanctionsData>)`);
   }
   throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected OFAC's SDN CSV or XML files`);
 }
 
-/** Listing dates by ent_num from an advanced or enhanced XML, to complete CSV records. */
-function datesFromXml(c: Classified): Map<string, ListingDate> {
-  if (c.kind === "advanced-xml") return advancedListingDates(c.xml!);
-  if (c.kind === "enhanced-xml") return enhancedListingDates(c.xml!);
-  return new Map();
+/** Reads an advanced or enhanced XML as a stream, reporting the vessel fields it does not read. */
+async function readXml(c: Classified, warn: (message: string) => void): Promise<{ designations: () => Designation[]; dates: Map<string, ListingDate> }> {
+  const reader = c.kind === "advanced-xml" ? await readAdvancedXml(c.file) : await readEnhancedXml(c.file);
+  return {
+    designations: () => {
+      const out = reader.designations();
+      reader.unread.report(LIST, c.file.name, warn);
+      return out;
+    },
+    dates: reader.listingDates(),
+  };
 }
 
 /**
@@ -87,7 +101,7 @@ function datesFromXml(c: Classified): Map<string, ListingDate> {
  * individuals and aircraft are skipped, so a company's IMO number never becomes
  * a vessel IMO). Throws SanctionsParseError on unreadable or unrecognised files.
  */
-export function parseOfac(input: SanctionsInput, options: ParseOptions = {}): Designation[] {
+export async function parseOfac(input: SanctionsInput, options: ParseOptions = {}): Promise<Designation[]> {
   const files = toSourceFiles(input, LIST);
   if (files.length === 0) throw new SanctionsParseError(LIST, "no file supplied");
   const classified = files.map(classify);
@@ -103,11 +117,13 @@ export function parseOfac(input: SanctionsInput, options: ParseOptions = {}): De
       warn("ofac: SDN_COMMENTS.CSV not supplied; remarks longer than 1000 characters (which can hold the IMO or MMSI) may be cut");
     }
     if (of("alt-csv").length === 0) warn("ofac: ALT.CSV not supplied; aliases and former names will be missing");
-    const designations = fromSdnCsv(sdn, of("alt-csv"), of("comments-csv"));
+    const unread = new UnreadFields("vessel remark");
+    const designations = fromSdnCsv(sdn, of("alt-csv"), of("comments-csv"), unread);
+    unread.report(LIST, sdn.map((c) => c.file.name).join(", "), warn);
     const dateSources = [...advanced, ...enhanced];
     if (dateSources.length === 0) return designations;
     const dates = new Map<string, ListingDate>();
-    for (const c of dateSources) for (const [k, v] of datesFromXml(c)) if (!dates.has(k)) dates.set(k, v);
+    for (const c of dateSources) for (const [k, v] of (await readXml(c, warn)).dates) if (!dates.has(k)) dates.set(k, v);
     return designations.map((d) => {
       const found = dates.get(d.recordId);
       return found ? { ...d, listedAt: found.date, listedAtField: found.field } : d;
@@ -120,9 +136,8 @@ export function parseOfac(input: SanctionsInput, options: ParseOptions = {}): De
       `no SDN list file among ${files.map((f) => f.name).join(", ")}: supply SDN.CSV (with ALT.CSV and SDN_COMMENTS.CSV) or SDN.XML / SDN_ADVANCED.XML / SDN_ENHANCED.XML`,
     );
   }
-  if (base.kind === "advanced-xml") return fromAdvancedXml(base.xml!);
-  if (base.kind === "enhanced-xml") return fromEnhancedXml(base.xml!);
-  return fromLegacyXml(base.xml!);
+  if (base.kind === "legacy-xml") return fromLegacyXml(base.xml!);
+  return (await readXml(base, warn)).designations();
 }
 
 /**

@@ -18,8 +18,8 @@ import {
   children,
   decodeText,
   describeFormat,
-  detectFormat,
   firstWins,
+  formatOf,
   headerIndex,
   headerKey,
   type ParseOptions,
@@ -30,7 +30,10 @@ import {
   text,
   texts,
   toSourceFiles,
+  type XmlNode,
 } from "./common.ts";
+import { UnreadFields } from "./unread-fields.ts";
+import { streamXmlElements, xmlRootName } from "./xml-stream.ts";
 
 const LIST = "uk";
 export const UK_XML_URL = "https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.xml";
@@ -59,6 +62,8 @@ type ShipFacts = {
   designationSource: string;
   otherInformation: string;
   statementOfReasons: string;
+  /** "Field: value" of the record's fields this reader does not map, kept in the remarks. */
+  unread: string[];
 };
 
 function emptyFacts(uniqueId: string): ShipFacts {
@@ -84,6 +89,7 @@ function emptyFacts(uniqueId: string): ShipFacts {
     designationSource: "",
     otherInformation: "",
     statementOfReasons: "",
+    unread: [],
   };
 }
 
@@ -106,7 +112,7 @@ function toDesignation(f: ShipFacts, sourceUrl: string): Designation {
   if (f.ofsiGroupId) externalIds.push({ type: "OFSI Group ID", value: f.ofsiGroupId });
   for (const hin of f.hins) externalIds.push({ type: "Hull identification number (HIN)", value: hin });
   for (const length of f.lengths) externalIds.push({ type: "Length of ship", value: length });
-  const remarks = [f.designationSource ? `Designation source: ${f.designationSource}` : "", f.otherInformation].filter((s) => s !== "").join(". ");
+  const remarks = [f.designationSource ? `Designation source: ${f.designationSource}` : "", f.otherInformation, ...uniqueStrings(f.unread)].filter((s) => s !== "").join(". ");
   const listedAt = parseDayFirstDate(f.dateDesignated);
   return makeDesignation({
     list: LIST,
@@ -133,59 +139,136 @@ function toDesignation(f: ShipFacts, sourceUrl: string): Designation {
   });
 }
 
-function fromXml(file: SourceFile): Designation[] {
-  const { root, node } = parseXml(LIST, file);
+/** Children of a Ship designation and of its ShipDetails/Ship that this reader maps; others are reported. */
+const READ_DESIGNATION_ELEMENTS = new Set([
+  "UniqueID",
+  "OFSIGroupID",
+  "UNReferenceNumber",
+  "LastUpdated",
+  "DateDesignated",
+  "RegimeName",
+  "IndividualEntityShip",
+  "DesignationSource",
+  "SanctionsImposed",
+  "OtherInformation",
+  "UKStatementofReasons",
+  "UKStatementOfReasons",
+  "Names",
+  "NonLatinNames",
+  "ShipDetails",
+]);
+const READ_SHIP_ELEMENTS = new Set([
+  "IMONumbers",
+  "CurrentOwnerOperators",
+  "PreviousOwnerOperators",
+  "CurrentBelievedFlagOfShips",
+  "PreviousFlags",
+  "TypeOfShipDetails",
+  "TonnageOfShipDetails",
+  "YearsBuilt",
+  "LengthOfShipDetails",
+  "HullIdentificationNumbers",
+]);
+
+/** Every text below a node, for the remarks of an element the reader does not map. */
+function allText(node: unknown): string {
+  if (typeof node !== "object" || node === null) return String(node ?? "").trim();
+  if (Array.isArray(node)) return node.map(allText).filter((s) => s !== "").join(", ");
+  return Object.entries(node as XmlNode)
+    .filter(([k]) => !k.startsWith("@_"))
+    .map(([, v]) => allText(v))
+    .filter((s) => s !== "")
+    .join(", ");
+}
+
+function noteUnread(f: ShipFacts, node: XmlNode, read: Set<string>, unread: UnreadFields): void {
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith("@_") || key === "#text" || read.has(key)) continue;
+    const t = allText(value);
+    if (t === "") continue;
+    unread.saw(key);
+    f.unread.push(`${key}: ${t}`);
+  }
+}
+
+/** One `<Designation>` element: a ship designation, or null for individuals and entities. */
+function shipFromXml(file: SourceFile, d: XmlNode, unread: UnreadFields): Designation | null {
+  if (!/^ship$/i.test(text(d, "IndividualEntityShip"))) return null;
+  const uniqueId = text(d, "UniqueID");
+  if (uniqueId === "") throw new SanctionsParseError(LIST, `${file.name} has a Ship designation without UniqueID`);
+  const f = emptyFacts(uniqueId);
+  noteUnread(f, d, READ_DESIGNATION_ELEMENTS, unread);
+  for (const n of children(child(d, "Names"), "Name")) {
+    const name = ["Name1", "Name2", "Name3", "Name4", "Name5", "Name6"]
+      .map((k) => text(n, k))
+      .filter((s) => s !== "")
+      .join(" ");
+    if (name !== "") f.names.push({ name, type: text(n, "NameType") });
+  }
+  for (const n of children(child(d, "NonLatinNames"), "NonLatinName")) {
+    const name = text(n, "NameNonLatinScript");
+    if (name !== "") f.names.push({ name, type: "Non-latin" });
+  }
+  f.regimes.push(text(d, "RegimeName"));
+  for (const ship of children(child(d, "ShipDetails"), "Ship")) {
+    noteUnread(f, ship, READ_SHIP_ELEMENTS, unread);
+    const list = (container: string, item: string) => texts(child(ship, container), item);
+    f.imoValues.push(...list("IMONumbers", "IMONumber"));
+    f.flags.push(...list("CurrentBelievedFlagOfShips", "CurrentBelievedFlagOfShip"));
+    f.previousFlags.push(...list("PreviousFlags", "PreviousFlag"));
+    f.owners.push(...list("CurrentOwnerOperators", "CurrentOwnerOperator"));
+    f.previousOwners.push(...list("PreviousOwnerOperators", "PreviousOwnerOperator"));
+    f.types.push(...list("TypeOfShipDetails", "TypeOfShip"));
+    f.tonnages.push(...list("TonnageOfShipDetails", "TonnageOfShip"));
+    f.years.push(...list("YearsBuilt", "YearBuilt"));
+    f.lengths.push(...list("LengthOfShipDetails", "LengthOfShip"));
+    f.hins.push(...list("HullIdentificationNumbers", "HullIdentificationNumber"));
+  }
+  f.sanctionsImposed.push(text(d, "SanctionsImposed"));
+  f.dateDesignated = text(d, "DateDesignated");
+  f.lastUpdated = text(d, "LastUpdated");
+  f.unReference = text(d, "UNReferenceNumber");
+  f.ofsiGroupId = text(d, "OFSIGroupID");
+  f.designationSource = text(d, "DesignationSource");
+  f.otherInformation = text(d, "OtherInformation");
+  f.statementOfReasons = text(d, "UKStatementofReasons") || text(d, "UKStatementOfReasons");
+  return toDesignation(f, UK_XML_URL);
+}
+
+/** UK-Sanctions-List.xml, read as a stream one `<Designation>` at a time (the file holds every individual and entity too). */
+async function fromXml(file: SourceFile, warn: (message: string) => void): Promise<Designation[]> {
+  const root = xmlRootName(file);
   if (root === "ArrayOfFinancialSanctionsTarget" || root === "ConsolidatedList") {
     throw new SanctionsParseError(LIST, `${file.name} is the retired OFSI Consolidated List (root <${root}>), not the FCDO UK Sanctions List`);
   }
-  if (root !== "Designations") throw new SanctionsParseError(LIST, `${file.name} is XML with root <${root}>, not the UK Sanctions List (<Designations>)`);
-  const out: Designation[] = [];
-  for (const d of children(node, "Designation")) {
-    if (!/^ship$/i.test(text(d, "IndividualEntityShip"))) continue;
-    const uniqueId = text(d, "UniqueID");
-    if (uniqueId === "") throw new SanctionsParseError(LIST, `${file.name} has a Ship designation without UniqueID`);
-    const f = emptyFacts(uniqueId);
-    for (const n of children(child(d, "Names"), "Name")) {
-      const name = ["Name1", "Name2", "Name3", "Name4", "Name5", "Name6"]
-        .map((k) => text(n, k))
-        .filter((s) => s !== "")
-        .join(" ");
-      if (name !== "") f.names.push({ name, type: text(n, "NameType") });
-    }
-    for (const n of children(child(d, "NonLatinNames"), "NonLatinName")) {
-      const name = text(n, "NameNonLatinScript");
-      if (name !== "") f.names.push({ name, type: "Non-latin" });
-    }
-    f.regimes.push(text(d, "RegimeName"));
-    for (const ship of children(child(d, "ShipDetails"), "Ship")) {
-      const list = (container: string, item: string) => texts(child(ship, container), item);
-      f.imoValues.push(...list("IMONumbers", "IMONumber"));
-      f.flags.push(...list("CurrentBelievedFlagOfShips", "CurrentBelievedFlagOfShip"));
-      f.previousFlags.push(...list("PreviousFlags", "PreviousFlag"));
-      f.owners.push(...list("CurrentOwnerOperators", "CurrentOwnerOperator"));
-      f.previousOwners.push(...list("PreviousOwnerOperators", "PreviousOwnerOperator"));
-      f.types.push(...list("TypeOfShipDetails", "TypeOfShip"));
-      f.tonnages.push(...list("TonnageOfShipDetails", "TonnageOfShip"));
-      f.years.push(...list("YearsBuilt", "YearBuilt"));
-      f.lengths.push(...list("LengthOfShipDetails", "LengthOfShip"));
-      f.hins.push(...list("HullIdentificationNumbers", "HullIdentificationNumber"));
-    }
-    f.sanctionsImposed.push(text(d, "SanctionsImposed"));
-    f.dateDesignated = text(d, "DateDesignated");
-    f.lastUpdated = text(d, "LastUpdated");
-    f.unReference = text(d, "UNReferenceNumber");
-    f.ofsiGroupId = text(d, "OFSIGroupID");
-    f.designationSource = text(d, "DesignationSource");
-    f.otherInformation = text(d, "OtherInformation");
-    f.statementOfReasons = text(d, "UKStatementofReasons") || text(d, "UKStatementOfReasons");
-    out.push(toDesignation(f, UK_XML_URL));
+  if (root !== "Designations") {
+    // Not the list: parsed whole only to say what it is (or where it is broken).
+    const { root: parsedRoot } = parseXml(LIST, file);
+    throw new SanctionsParseError(LIST, `${file.name} is XML with root <${parsedRoot}>, not the UK Sanctions List (<Designations>)`);
   }
+  const out: Designation[] = [];
+  const unread = new UnreadFields("Ship designation");
+  await streamXmlElements(LIST, file, {
+    "Designations/Designation": (n) => {
+      const d = typeof n === "string" ? null : shipFromXml(file, n, unread);
+      if (d) out.push(d);
+    },
+  });
+  unread.report(LIST, file.name, warn);
   return out;
 }
 
 const REQUIRED_CSV_COLUMNS = ["unique id", "designation type", "name 6", "name type", "imo number"];
 
-function fromCsv(file: SourceFile): Designation[] {
+/** CSV columns this reader maps; a value in any other column of a ship row is reported and kept in the remarks. */
+const READ_CSV_COLUMNS = new Set([
+  ...["unique id", "designation type", "name 1", "name 2", "name 3", "name 4", "name 5", "name 6", "name type", "name non-latin script"],
+  ...["regime name", "imo number", "current believed flag of ship", "previous flags", "current owner/operator (s)", "previous owner/operator (s)"],
+  ...["type of ship", "tonnage of ship", "year built", "length of ship", "hull identification number (hin)", "sanctions imposed"],
+  ...["date designated", "last updated", "un reference number", "ofsi group id", "designation source", "other information", "uk statement of reasons"],
+]);
+
+function fromCsv(file: SourceFile, warn: (message: string) => void): Designation[] {
   const rows = parseCsvRows(LIST, file, decodeText(LIST, file));
   const headerAt = rows.findIndex((r, i) => i < 5 && r.some((c) => headerKey(c) === "unique id"));
   if (headerAt < 0) {
@@ -199,6 +282,9 @@ function fromCsv(file: SourceFile): Designation[] {
     return i === undefined ? "" : (row[i] ?? "").trim();
   };
 
+  const headers = rows[headerAt]!;
+  const unreadColumns = headers.map((h, i) => ({ h: h.trim(), i })).filter(({ h }) => h !== "" && !READ_CSV_COLUMNS.has(headerKey(h)));
+  const unread = new UnreadFields("Ship row");
   const byId = new Map<string, ShipFacts>();
   for (const row of rows.slice(headerAt + 1)) {
     if (!/^ship$/i.test(get(row, "designation type"))) continue;
@@ -206,6 +292,12 @@ function fromCsv(file: SourceFile): Designation[] {
     if (uniqueId === "") continue;
     const f = byId.get(uniqueId) ?? emptyFacts(uniqueId);
     byId.set(uniqueId, f);
+    for (const { h, i } of unreadColumns) {
+      const v = (row[i] ?? "").trim();
+      if (v === "") continue;
+      unread.saw(h);
+      f.unread.push(`${h}: ${v}`);
+    }
     const name = ["name 1", "name 2", "name 3", "name 4", "name 5", "name 6"]
       .map((c) => get(row, c))
       .filter((s) => s !== "")
@@ -237,20 +329,23 @@ function fromCsv(file: SourceFile): Designation[] {
     f.otherInformation ||= get(row, "other information");
     f.statementOfReasons ||= get(row, "uk statement of reasons");
   }
+  unread.report(LIST, file.name, warn);
   return [...byId.values()].map((f) => toDesignation(f, UK_CSV_URL));
 }
 
 /** Parses the UK Sanctions List (XML or CSV, detected by content) into ship designations. */
-export function parseUk(input: SanctionsInput, _options: ParseOptions = {}): Designation[] {
+export async function parseUk(input: SanctionsInput, options: ParseOptions = {}): Promise<Designation[]> {
   const files = toSourceFiles(input, LIST);
   if (files.length === 0) throw new SanctionsParseError(LIST, "no file supplied");
+  const warn = options.onWarning ?? (() => {});
   // XML first: with both formats of one publication supplied, the XML's record wins.
-  const ordered = [...files].sort((a, b) => Number(detectFormat(b.bytes) === "xml") - Number(detectFormat(a.bytes) === "xml"));
-  const parsed = ordered.map((file) => {
-    const format = detectFormat(file.bytes);
-    if (format === "xml") return fromXml(file);
-    if (format === "csv") return fromCsv(file);
-    throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected UK-Sanctions-List.xml or .csv`);
-  });
+  const ordered = [...files].sort((a, b) => Number(formatOf(b) === "xml") - Number(formatOf(a) === "xml"));
+  const parsed: Designation[][] = [];
+  for (const file of ordered) {
+    const format = formatOf(file);
+    if (format === "xml") parsed.push(await fromXml(file, warn));
+    else if (format === "csv") parsed.push(fromCsv(file, warn));
+    else throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected UK-Sanctions-List.xml or .csv`);
+  }
   return firstWins(parsed.flat());
 }

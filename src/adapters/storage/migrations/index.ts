@@ -11,6 +11,11 @@ import { sanctionsExtracts } from "./0011-sanctions-extracts.ts";
 import { zoneState } from "./0012-zone-state.ts";
 import { companies } from "./0013-companies.ts";
 import { inspections } from "./0014-inspections.ts";
+import { sanctionsFetches } from "./0015-sanctions-fetches.ts";
+import { feeds } from "./0016-feeds.ts";
+import { stationReceivers } from "./0017-station-receivers.ts";
+import { stationUdpKey } from "./0018-station-udp-key.ts";
+import { derivedFacts } from "./0019-derived-facts.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -31,5 +36,10 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0012_zone_state": zoneState(types),
     "0013_companies": companies(types),
     "0014_inspections": inspections(),
+    "0015_sanctions_fetches": sanctionsFetches(types),
+    "0016_feeds": feeds(types),
+    "0017_station_receivers": stationReceivers(),
+    "0018_station_udp_key": stationUdpKey(),
+    "0019_derived_facts": derivedFacts(types),
   };
 }

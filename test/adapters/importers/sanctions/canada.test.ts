@@ -50,6 +50,16 @@ describe("Canada sema-lmes.xml", () => {
     assert.deepEqual({ ...balitiyskiy, yearBuilt: null }, { ...old, yearBuilt: null });
   });
 
+  test("elements of a ship record the reader does not know are reported once and kept in the remarks", () => {
+    const xml = `<data-set>
+      <record><Country>Russia / Russie</Country><EntityOrShip>Angara</EntityOrShip><ShipIMONumber>9179842</ShipIMONumber><FlagState>Comoros</FlagState><Schedule>1.1</Schedule><Item>300</Item></record>
+    </data-set>`;
+    const warnings: string[] = [];
+    const [d] = parseCanada({ "sema-lmes.xml": Buffer.from(xml) }, { onWarning: (w) => warnings.push(w) });
+    assert.equal(d!.remarks, "FlagState: Comoros");
+    assert.deepEqual(warnings, ["canada: sema-lmes.xml: ship record fields not read into designation fields, kept in the remarks: FlagState (1 record)"]);
+  });
+
   test("the oldest names (Entity, DateOfBirth) and stray text in the IMO element of a person", () => {
     const xml = `<data-set>
       <record><Country>Iran / Iran</Country><LastName>TEST</LastName><GivenName>Person</GivenName><ShipIMONumber>نام</ShipIMONumber><Schedule>1, Part 1</Schedule><Item>9</Item><DateOfListing>2022-10-17</DateOfListing></record>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { parseOfac, parseOfacRemarks, splitOfacPrograms } from "../../../../src/adapters/importers/sanctions/ofac.ts";
-import { SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
+import { type Designation, SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
 import { buildZip, fixture, namedFixture } from "./helpers.ts";
 
 const SDN_2024 = () => namedFixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv");
@@ -16,9 +16,12 @@ function byId<T extends { recordId: string }>(list: T[], id: string): T {
 }
 
 describe("OFAC SDN CSV", () => {
-  const all = parseOfac([SDN_2024(), ALT(), ADD(), COMMENTS()]);
+  let all: Designation[];
+  before(async () => {
+    all = await parseOfac([SDN_2024(), ALT(), ADD(), COMMENTS()]);
+  });
 
-  test("every vessel row of the 2024-05-03 sdn.csv becomes one designation", () => {
+  test("every vessel row of the 2024-05-03 sdn.csv becomes one designation", async () => {
     assert.equal(all.length, 851);
     assert.equal(new Set(all.map((d) => d.recordId)).size, 851);
     assert.equal(all.filter((d) => d.imos.length > 0).length, 846);
@@ -26,7 +29,7 @@ describe("OFAC SDN CSV", () => {
     assert.ok(all.every((d) => d.list === "ofac" && d.listedAt === null), "the CSV carries no designation date");
   });
 
-  test("ARTAVIL: identifiers from the remarks, fields from the columns, former names from alt.csv", () => {
+  test("ARTAVIL: identifiers from the remarks, fields from the columns, former names from alt.csv", async () => {
     const d = byId(all, "15036");
     assert.equal(d.name, "ARTAVIL");
     assert.deepEqual(d.imos, [9187629]);
@@ -45,15 +48,15 @@ describe("OFAC SDN CSV", () => {
     assert.equal(d.sourceUrl, "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=15036");
   });
 
-  test("aka names from alt.csv are aliases, fka names are former names", () => {
+  test("aka names from alt.csv are aliases, fka names are former names", async () => {
     const d = byId(all, "15038"); // alt.csv: fka AMOL, CASTOR, SILVER CLOUD; aka ARGO 1
     assert.ok(d.aliases.includes("ARGO 1"));
     assert.ok(!d.formerNames.includes("ARGO 1"));
     for (const fka of ["AMOL", "CASTOR", "SILVER CLOUD"]) assert.ok(d.formerNames.includes(fka), fka);
   });
 
-  test("multi-programme tags are split; NS LEADER's 'Identification Number IMO' is read", () => {
-    const watchman = parseOfac(namedFixture("ofac", "sdn_csv_vessel_rows_watchman_ofactest.csv").bytes);
+  test("multi-programme tags are split; NS LEADER's 'Identification Number IMO' is read", async () => {
+    const watchman = await parseOfac(namedFixture("ofac", "sdn_csv_vessel_rows_watchman_ofactest.csv").bytes);
     assert.deepEqual(byId(watchman, "50972").programs, ["SDGT", "IFSR"]);
     const ns = byId(watchman, "47371");
     assert.equal(ns.name, "NS LEADER");
@@ -63,7 +66,7 @@ describe("OFAC SDN CSV", () => {
     assert.equal(ns.flagIso2, "GA");
   });
 
-  test("non-IMO registration numbers stay external ids, never IMOs", () => {
+  test("non-IMO registration numbers stay external ids, never IMOs", async () => {
     const bonu = byId(all, "23424"); // "Vessel Registration Identification 15411 (Malta)"
     assert.deepEqual(bonu.imos, []);
     assert.deepEqual(bonu.invalidImos, []);
@@ -73,7 +76,7 @@ describe("OFAC SDN CSV", () => {
     assert.deepEqual(shellest.mmsis, [273385420]);
   });
 
-  test("remarks cut at 1000 characters continue in sdn_comments.csv, even mid-number", () => {
+  test("remarks cut at 1000 characters continue in sdn_comments.csv, even mid-number", async () => {
     const line = SDN_2024()
       .bytes.toString("utf8")
       .split("\r\n")
@@ -83,25 +86,25 @@ describe("OFAC SDN CSV", () => {
     const head = `${line.slice(0, cut)}"`;
     const tail = line.slice(cut, -1);
     const comments = Buffer.from(`15036,"${tail}"\r\n`);
-    const withSpill = byId(parseOfac([{ name: "sdn.csv", bytes: Buffer.from(`${head}\r\n`) }, { name: "sdn_comments.csv", bytes: comments }]), "15036");
+    const withSpill = byId(await parseOfac([{ name: "sdn.csv", bytes: Buffer.from(`${head}\r\n`) }, { name: "sdn_comments.csv", bytes: comments }]), "15036");
     assert.deepEqual(withSpill.imos, [9187629]);
     assert.deepEqual(withSpill.mmsis, [572469210]);
     assert.deepEqual(withSpill.formerNames, ["ALPHA"]);
     assert.ok(withSpill.remarks?.endsWith("Linked To: NATIONAL IRANIAN TANKER COMPANY."));
     const warnings: string[] = [];
-    const withoutSpill = byId(parseOfac({ "sdn.csv": Buffer.from(`${head}\r\n`) }, { onWarning: (w) => warnings.push(w) }), "15036");
+    const withoutSpill = byId(await parseOfac({ "sdn.csv": Buffer.from(`${head}\r\n`) }, { onWarning: (w) => warnings.push(w) }), "15036");
     assert.deepEqual(withoutSpill.imos, [], "the cut IMO must not be guessed");
     assert.deepEqual(withoutSpill.invalidImos, ["9187"]);
     assert.ok(warnings.some((w) => w.includes("SDN_COMMENTS.CSV")));
   });
 
-  test("a cut right after a space keeps the space", () => {
+  test("a cut right after a space keeps the space", async () => {
     const line = SDN_2024()
       .bytes.toString("utf8")
       .split("\r\n")
       .find((l) => l.startsWith("15036,"))!;
     const cut = line.indexOf("IMO 9187629") + "IMO ".length;
-    const parsed = parseOfac({
+    const parsed = await parseOfac({
       "sdn.csv": Buffer.from(`${line.slice(0, cut)}"\r\n`),
       "sdn_comments.csv": Buffer.from(`15036,"${line.slice(cut, -1)}"\r\n`),
     });
@@ -109,52 +112,61 @@ describe("OFAC SDN CSV", () => {
     assert.match(byId(parsed, "15036").remarks ?? "", /Identification IMO 9187629; MMSI/);
   });
 
-  test("the real comment rows (non-vessel ent_nums) are accepted and change no vessel", () => {
-    const without = parseOfac([SDN_2024()]);
+  test("the real comment rows (non-vessel ent_nums) are accepted and change no vessel", async () => {
+    const without = await parseOfac([SDN_2024()]);
     assert.deepEqual(
       all.map((d) => [d.recordId, d.imos, d.mmsis]),
       without.map((d) => [d.recordId, d.imos, d.mmsis]),
     );
   });
 
-  test("a company's IMO number is not a vessel IMO: non-vessel rows are skipped", () => {
+  test("a remark no rule reads is reported once and stays in the remarks", async () => {
+    const row = '52327,"TASCA","vessel","IRAN-EO13846",-0- ,"3E2647","Crude Oil Tanker",-0- ,-0- ,"Panama",-0- ,"Vessel Registration Identification IMO 9313149; Vessel Length 244 m; MMSI 352002494."\r\n';
+    const warnings: string[] = [];
+    const [d] = await parseOfac({ "SDN.CSV": Buffer.from(row) }, { onWarning: (w) => warnings.push(w) });
+    assert.deepEqual([d!.imos, d!.mmsis], [[9313149], [352002494]]);
+    assert.match(d!.remarks ?? "", /Vessel Length 244 m/);
+    assert.ok(warnings.includes('ofac: SDN.CSV: vessel remark fields not read into designation fields, kept in the remarks: "Vessel Length" (1 record)'), warnings.join("\n"));
+  });
+
+  test("a company's IMO number is not a vessel IMO: non-vessel rows are skipped", async () => {
     // Synthetic entity row in the real layout (SDN_Type "-0-" for entities), carrying IMO-like company numbers.
     const entity = '99999,"EXAMPLE MARITIME CO LTD",-0- ,"IRAN",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"Identification Number IMO 9339301; Company Number IMO 5342883."\r\n';
     const vessel = `${SDN_2024()
       .bytes.toString("utf8")
       .split("\r\n")
       .find((l) => l.startsWith("47371,"))}\r\n`;
-    const parsed = parseOfac(Buffer.from(entity + vessel));
+    const parsed = await parseOfac(Buffer.from(entity + vessel));
     assert.deepEqual(
       parsed.map((d) => [d.recordId, d.name, d.imos]),
       [["47371", "NS LEADER", [9339301]]],
     );
   });
 
-  test("files are recognised by content whatever their names, also inside a zip", () => {
+  test("files are recognised by content whatever their names, also inside a zip", async () => {
     const zip = buildZip([
       { name: "SDN.CSV", data: SDN_2024().bytes },
       { name: "ALT.CSV", data: ALT().bytes },
     ]);
-    const fromZip = parseOfac({ "sdn_csv.zip": zip });
+    const fromZip = await parseOfac({ "sdn_csv.zip": zip });
     assert.equal(fromZip.length, 851);
     assert.deepEqual(byId(fromZip, "15036").formerNames, ["ALPHA", "ABADAN", "SHONA"]);
-    const swapped = parseOfac(new Map([["a.bin", ALT().bytes], ["b.bin", SDN_2024().bytes]]));
+    const swapped = await parseOfac(new Map([["a.bin", ALT().bytes], ["b.bin", SDN_2024().bytes]]));
     assert.equal(swapped.length, 851);
   });
 });
 
 describe("OFAC XML", () => {
-  test("legacy SDN.XML fragment: EBANO with its IMO", () => {
-    const [d, ...rest] = parseOfac(namedFixture("ofac", "sdn_xml_legacy_vessel_fragment.xml").bytes);
+  test("legacy SDN.XML fragment: EBANO with its IMO", async () => {
+    const [d, ...rest] = await parseOfac(namedFixture("ofac", "sdn_xml_legacy_vessel_fragment.xml").bytes);
     assert.equal(rest.length, 0);
     assert.equal(d!.recordId, "4243");
     assert.equal(d!.name, "EBANO");
     assert.deepEqual(d!.imos, [7406784]);
   });
 
-  test("advanced XML on its own: vessels with programme, flag ISO2, owner, date; company IMO ignored", () => {
-    const parsed = parseOfac(namedFixture("ofac", "sdn_advanced_structure_from_csv_rows.xml").bytes);
+  test("advanced XML on its own: vessels with programme, flag ISO2, owner, date; company IMO ignored", async () => {
+    const parsed = await parseOfac(namedFixture("ofac", "sdn_advanced_structure_from_csv_rows.xml").bytes);
     assert.deepEqual(parsed.map((d) => d.recordId).sort(), ["31920", "47371"]);
     const ns = byId(parsed, "47371");
     assert.equal(ns.name, "NS LEADER");
@@ -172,8 +184,8 @@ describe("OFAC XML", () => {
     assert.ok(!parsed.some((d) => d.imos.includes(5342883) || d.invalidImos.includes("5342883")));
   });
 
-  test("CSV plus advanced XML: the CSV is the base and the XML adds designation dates", () => {
-    const parsed = parseOfac([SDN_2024(), ALT(), COMMENTS(), namedFixture("ofac", "sdn_advanced_structure_from_csv_rows.xml")]);
+  test("CSV plus advanced XML: the CSV is the base and the XML adds designation dates", async () => {
+    const parsed = await parseOfac([SDN_2024(), ALT(), COMMENTS(), namedFixture("ofac", "sdn_advanced_structure_from_csv_rows.xml")]);
     assert.equal(parsed.length, 851);
     assert.equal(byId(parsed, "47371").listedAt, "2024-02-08");
     assert.equal(byId(parsed, "31920").listedAt, "2021-08-20");
@@ -181,8 +193,8 @@ describe("OFAC XML", () => {
     assert.equal(byId(parsed, "15036").listedAt, null);
   });
 
-  test("enhanced XML: vessel, former names, tonnage, datePublished; the company entity is skipped", () => {
-    const parsed = parseOfac(namedFixture("ofac", "sdn_enhanced_structure_from_csv_rows.xml").bytes);
+  test("enhanced XML: vessel, former names, tonnage, datePublished; the company entity is skipped", async () => {
+    const parsed = await parseOfac(namedFixture("ofac", "sdn_enhanced_structure_from_csv_rows.xml").bytes);
     assert.equal(parsed.length, 1);
     const d = parsed[0]!;
     assert.equal(d.recordId, "15036");
@@ -200,35 +212,35 @@ describe("OFAC XML", () => {
 
 describe("OFAC bad input", () => {
   const rejects = (input: Parameters<typeof parseOfac>[0], pattern: RegExp) =>
-    assert.throws(
+    assert.rejects(
       () => parseOfac(input),
       (e: unknown) => e instanceof SanctionsParseError && e.list === "ofac" && pattern.test(e.message),
     );
 
-  test("a 0-byte sdn.csv (a failed download) is an error, not an empty list", () => rejects({ "sdn.csv": Buffer.alloc(0) }, /sdn\.csv is empty/));
-  test("garbage bytes", () => rejects(Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x42, 0x99]), /not CSV, XML/));
-  test("a CSV with the wrong number of columns", () => rejects(Buffer.from("a,b,c\r\n1,2,3\r\n"), /3 columns/));
-  test("a CSV cut in the middle of a record", () => {
+  test("a 0-byte sdn.csv (a failed download) is an error, not an empty list", async () => rejects({ "sdn.csv": Buffer.alloc(0) }, /sdn\.csv is empty/));
+  test("garbage bytes", async () => rejects(Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x42, 0x99]), /not CSV, XML/));
+  test("a CSV with the wrong number of columns", async () => rejects(Buffer.from("a,b,c\r\n1,2,3\r\n"), /3 columns/));
+  test("a CSV cut in the middle of a record", async () => {
     const text = SDN_2024().bytes.toString("utf8");
-    rejects(Buffer.from(text.slice(0, text.indexOf("\r\n", 5000) + 40)), /record \d+ has \d+ columns|not valid CSV/);
+    await rejects(Buffer.from(text.slice(0, text.indexOf("\r\n", 5000) + 40)), /record \d+ has \d+ columns|not valid CSV/);
   });
-  test("truncated XML", () => {
+  test("truncated XML", async () => {
     const xml = fixture("ofac", "sdn_advanced_structure_from_csv_rows.xml").toString("utf8");
-    rejects(Buffer.from(xml.slice(0, Math.floor(xml.length / 2))), /not well-formed XML/);
+    await rejects(Buffer.from(xml.slice(0, Math.floor(xml.length / 2))), /not well-formed XML/);
   });
-  test("another list's XML", () => rejects(fixture("uk", "uk_sanctions_list_xml_ship_fragments.xml"), /root <Designations>/));
-  test("companion files without sdn.csv", () => rejects([ALT(), COMMENTS()], /no SDN list file/));
-  test("a damaged zip", () => rejects({ "sdn.zip": buildZip([{ name: "SDN.CSV", data: SDN_2024().bytes }]).subarray(0, 2000) }, /zip archive that cannot be read/));
+  test("another list's XML", async () => rejects(fixture("uk", "uk_sanctions_list_xml_ship_fragments.xml"), /root <Designations>/));
+  test("companion files without sdn.csv", async () => rejects([ALT(), COMMENTS()], /no SDN list file/));
+  test("a damaged zip", async () => rejects({ "sdn.zip": buildZip([{ name: "SDN.CSV", data: SDN_2024().bytes }]).subarray(0, 2000) }, /zip archive that cannot be read/));
 });
 
 describe("OFAC helpers", () => {
-  test("programme tags", () => {
+  test("programme tags", async () => {
     assert.deepEqual(splitOfacPrograms("IRAN] [NPWMD] [IFSR"), ["IRAN", "NPWMD", "IFSR"]);
     assert.deepEqual(splitOfacPrograms("CAATSA - RUSSIA] [PEESA-EO14039"), ["CAATSA - RUSSIA", "PEESA-EO14039"]);
     assert.deepEqual(splitOfacPrograms(null), []);
   });
 
-  test("remarks: a 6-digit IMO typo is kept as an invalid value, a bare 7-digit registration is tried as IMO", () => {
+  test("remarks: a 6-digit IMO typo is kept as an invalid value, a bare 7-digit registration is tried as IMO", async () => {
     const typo = parseOfacRemarks("Vessel Registration Identification IMO 924298; Linked To: X.");
     assert.deepEqual(typo.imoValues, ["IMO 924298"]);
     const bare = parseOfacRemarks("Vessel Registration Identification 8606173.");

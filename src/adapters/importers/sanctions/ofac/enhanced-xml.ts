@@ -1,10 +1,76 @@
-/** OFAC's SDN_ENHANCED.XML (`<sanctionsData>`, dates in sanctionsList/@datePublished) -> vessel designations. */
+/**
+ * OFAC's SDN_ENHANCED.XML (`<sanctionsData>`, dates in sanctionsList/@datePublished) -> vessel
+ * designations. Read as a stream, one entity at a time; only vessels are kept.
+ */
 import { type Designation, type ExternalId, isoDate, makeDesignation, parseTonnage, parseYear } from "../../../../domain/sanctions/designation.ts";
-import { attr, child, children, text, texts, type XmlNode } from "../common.ts";
+import { attr, child, children, type SourceFile, text, texts, type XmlNode } from "../common.ts";
+import { UnreadFields } from "../unread-fields.ts";
+import { streamXmlElements } from "../xml-stream.ts";
 import { earliest, fileIdentityDocument, LIST, type ListingDate, OFAC_DETAILS_URL } from "./shared.ts";
 
-function enhancedEntities(xml: XmlNode): XmlNode[] {
-  return children(child(xml, "entities"), "entity");
+const asNode = (v: XmlNode | string): XmlNode => (typeof v === "string" ? { "#text": v } : v);
+
+/** Vessel features read into designation fields; any other is reported and kept in the remarks. */
+const READ_FEATURES = new Set([
+  "vessel call sign",
+  "vessel type",
+  "vessel flag",
+  "former vessel flag",
+  "vessel tonnage",
+  "vessel gross registered tonnage",
+  "vessel year of build",
+  "vessel owner",
+  "secondary sanctions risk",
+]);
+
+/** Gathers reference values and vessel entities from the top-level records of one file. */
+export class EnhancedXmlReader {
+  readonly refValues = new Map<string, string>();
+  readonly vessels: XmlNode[] = [];
+  readonly dates = new Map<string, ListingDate>();
+  readonly unread = new UnreadFields("SDN_ENHANCED vessel");
+
+  referenceValue(rv: XmlNode): void {
+    this.refValues.set(attr(rv, "refId"), text(rv, "value"));
+  }
+
+  /** Only vessels are kept (with their listing date): memory follows the vessels, not the file. */
+  entity(entity: XmlNode): void {
+    if (!/^vessel$/i.test(text(child(entity, "generalInfo"), "entityType"))) return;
+    this.vessels.push(entity);
+    const date = enhancedDate(entity);
+    if (date) this.dates.set(attr(entity, "id"), { date, field: "SDN_ENHANCED sanctionsList/@datePublished" });
+  }
+
+  listingDates(): Map<string, ListingDate> {
+    return this.dates;
+  }
+
+  designations(): Designation[] {
+    return fromEnhancedEntities(this.vessels, this.refValues, this.unread);
+  }
+}
+
+export async function readEnhancedXml(file: SourceFile, chunkSize?: number): Promise<EnhancedXmlReader> {
+  const reader = new EnhancedXmlReader();
+  await streamXmlElements(
+    LIST,
+    file,
+    {
+      "sanctionsData/referenceValues/referenceValue": (n) => reader.referenceValue(asNode(n)),
+      "sanctionsData/entities/entity": (n) => reader.entity(asNode(n)),
+    },
+    chunkSize,
+  );
+  return reader;
+}
+
+/** The same reader fed from a document parsed whole (parseXml): the reference the stream is checked against. */
+export function fromEnhancedXmlTree(xml: XmlNode): EnhancedXmlReader {
+  const reader = new EnhancedXmlReader();
+  for (const rv of children(child(xml, "referenceValues"), "referenceValue")) reader.referenceValue(rv);
+  for (const entity of children(child(xml, "entities"), "entity")) reader.entity(entity);
+  return reader;
 }
 
 function enhancedDate(entity: XmlNode): string | null {
@@ -16,13 +82,9 @@ function enhancedDate(entity: XmlNode): string | null {
   );
 }
 
-export function fromEnhancedXml(xml: XmlNode): Designation[] {
-  const refValues = new Map<string, string>();
-  for (const rv of children(child(xml, "referenceValues"), "referenceValue")) refValues.set(attr(rv, "refId"), text(rv, "value"));
-
+function fromEnhancedEntities(vessels: readonly XmlNode[], refValues: Map<string, string>, unread: UnreadFields): Designation[] {
   const out: Designation[] = [];
-  for (const entity of enhancedEntities(xml)) {
-    if (!/^vessel$/i.test(text(child(entity, "generalInfo"), "entityType"))) continue;
+  for (const entity of vessels) {
     const id = attr(entity, "id");
     let name = "";
     const aliases: string[] = [];
@@ -38,10 +100,17 @@ export function fromEnhancedXml(xml: XmlNode): Designation[] {
     }
     if (name === "") name = aliases.shift() ?? "";
     const features = new Map<string, string[]>();
+    const unreadLines: string[] = [];
     for (const f of children(child(entity, "features"), "feature")) {
-      const type = text(f, "type").toLowerCase();
+      const label = text(f, "type");
+      const type = label.toLowerCase();
       const value = text(f, "value") || refValues.get(text(f, "valueRefId")) || "";
-      if (value !== "") features.set(type, [...(features.get(type) ?? []), value]);
+      if (value === "") continue;
+      features.set(type, [...(features.get(type) ?? []), value]);
+      if (!READ_FEATURES.has(type)) {
+        unread.saw(`feature "${label}"`);
+        unreadLines.push(`${label}: ${value}`);
+      }
     }
     const first = (type: string) => features.get(type)?.[0] ?? null;
     const imoValues: string[] = [];
@@ -76,6 +145,7 @@ export function fromEnhancedXml(xml: XmlNode): Designation[] {
         grossTonnage: parseTonnage(first("vessel gross registered tonnage")),
         yearBuilt: parseYear(first("vessel year of build")),
         owners: [...(features.get("vessel owner") ?? []), ...owners],
+        remarks: unreadLines.length > 0 ? unreadLines.join("; ") : null,
         listedAt,
         listedAtField: "SDN_ENHANCED sanctionsList/@datePublished",
         sourceUrl: OFAC_DETAILS_URL + id,
@@ -83,14 +153,4 @@ export function fromEnhancedXml(xml: XmlNode): Designation[] {
     );
   }
   return out;
-}
-
-/** Listing dates by entity id (the CSV's ent_num), to complete CSV records. */
-export function enhancedListingDates(xml: XmlNode): Map<string, ListingDate> {
-  const dates = new Map<string, ListingDate>();
-  for (const entity of enhancedEntities(xml)) {
-    const date = enhancedDate(entity);
-    if (date) dates.set(attr(entity, "id"), { date, field: "SDN_ENHANCED sanctionsList/@datePublished" });
-  }
-  return dates;
 }

@@ -3,6 +3,7 @@
  * (remarks beyond 1000 characters, which can hold the IMO/MMSI) -> vessel designations.
  */
 import { type Designation, type ExternalId, makeDesignation, parseTonnage, parseYear } from "../../../../domain/sanctions/designation.ts";
+import { UnreadFields } from "../unread-fields.ts";
 import { type Classified, LIST, OFAC_DETAILS_URL } from "./shared.ts";
 
 /** OFAC's null marker is "-0-" (with a trailing space in the real file). */
@@ -30,6 +31,8 @@ type RemarkFacts = {
   measures: string[];
   externalIds: ExternalId[];
   yearBuilt: number | null;
+  /** Remark tokens no rule reads (they stay in the designation's remarks), for the import's warning. */
+  unread: string[];
 };
 
 /**
@@ -48,6 +51,7 @@ export function parseOfacRemarks(remarks: string | null): RemarkFacts {
     measures: [],
     externalIds: [],
     yearBuilt: null,
+    unread: [],
   };
   if (remarks === null) return facts;
 
@@ -88,19 +92,20 @@ export function parseOfacRemarks(remarks: string | null): RemarkFacts {
   ];
   for (const rawToken of remarks.split(/;\s*/)) {
     const token = rawToken.trim().replace(/\.$/, "").trim().replace(/^alt\.\s+/i, "");
-    for (const [pattern, apply] of rules) {
-      const m = pattern.exec(token);
-      if (m) {
-        apply(m);
-        break;
-      }
-    }
+    const rule = rules.find(([pattern]) => pattern.test(token));
+    if (rule) rule[1](rule[0].exec(token)!);
+    else if (token !== "" && !/^[afn]\.k\.a\.,?\s+'/.test(token)) facts.unread.push(token);
   }
   return facts;
 }
 
+/** The kind of a remark token for the warning: its words before the first value ("Vessel Length 244 m" -> "Vessel Length"). */
+function tokenKind(token: string): string {
+  return token.replace(/\s*[\d'"(:].*$/, "").slice(0, 60) || token.slice(0, 60);
+}
+
 /** Vessel designations of the SDN.CSV files, completed by ALT.CSV and SDN_COMMENTS.CSV. */
-export function fromSdnCsv(sdn: Classified[], alt: Classified[], comments: Classified[]): Designation[] {
+export function fromSdnCsv(sdn: Classified[], alt: Classified[], comments: Classified[], unread = new UnreadFields("vessel remark")): Designation[] {
   const spill = new Map<string, string>();
   for (const c of comments) for (const row of c.rows ?? []) spill.set(row[0]!.trim(), (spill.get(row[0]!.trim()) ?? "") + (row[1] ?? ""));
 
@@ -129,6 +134,7 @@ export function fromSdnCsv(sdn: Classified[], alt: Classified[], comments: Class
       const head = field(row[11]) === null ? "" : (row[11] ?? "");
       const remarks = field(`${head}${spill.get(entNum) ?? ""}`);
       const facts = parseOfacRemarks(remarks);
+      for (const kind of new Set(facts.unread.map(tokenKind))) unread.saw(`"${kind}"`);
       const alts = alternates.get(entNum) ?? [];
       const owner = field(row[10]);
       out.push(

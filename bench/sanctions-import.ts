@@ -1,0 +1,199 @@
+/**
+ * Import time and peak RSS of each sanctions list, each beside a file twice its size, so
+ * the growth shows: a reader that streams keeps its peak flat, one that loads the file
+ * whole grows with it.
+ *
+ *   npx node bench/sanctions-import.ts [scale]      scale 1 (default): the largest file ~100 MB
+ *
+ * The files are synthetic but follow the real schemas: the bundled extracts of each
+ * publication (test/fixtures/sanctions) are repeated with fresh record ids, vessels mixed
+ * with non-vessel records in about the real share (OFAC 8%, UK 10%), to about the real
+ * sizes: SDN_ADVANCED.XML ~100 MB, SDN_ENHANCED.XML ~100 MB, UK-Sanctions-List.xml ~30 MB,
+ * sema-lmes.xml ~5 MB, SDN.CSV ~4 MB. Every import runs in a child process of its own, on a
+ * fresh SQLite data dir, and reports its own peak RSS (getrusage maxrss); a child that
+ * opens the store and imports nothing gives the floor.
+ */
+import { spawnSync } from "node:child_process";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+
+const ROOT = join(import.meta.dirname, "..");
+const FIXTURES = join(ROOT, "test", "fixtures", "sanctions");
+const MB = 1_048_576;
+
+// ---- the child: one import, then its figures as one JSON line ----
+
+async function child(list: string, files: string[]): Promise<void> {
+  const { openServices } = await import("../src/compose/services.ts");
+  const { parseConfig } = await import("../src/config.ts");
+  const { importSanctions } = await import("../src/adapters/importers/sanctions-import.ts");
+  const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-sanctions-"));
+  const core = await openServices(parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent" }, ROOT));
+  try {
+    const started = performance.now();
+    let active = 0;
+    if (list !== "none") active = (await importSanctions(core.services, list, files, { onWarning: () => {} })).active;
+    const ms = performance.now() - started;
+    console.log(JSON.stringify({ ms, peakRssMb: process.resourceUsage().maxRSS / 1024, active }));
+  } finally {
+    await core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---- synthetic publications ----
+
+/** Writes head + body(k) for k = 0.. until the file reaches `bytes`, then tail. */
+async function writeRepeated(path: string, head: string, body: (k: number) => string, tail: string, bytes: number): Promise<void> {
+  const out = createWriteStream(path);
+  let written = 0;
+  const write = async (s: string) => {
+    written += Buffer.byteLength(s);
+    if (!out.write(s)) await once(out, "drain");
+  };
+  await write(head);
+  for (let k = 0; written < bytes; k++) await write(body(k));
+  await write(tail);
+  out.end();
+  await once(out, "finish");
+}
+
+const between = (s: string, open: string, close: string) => s.slice(s.indexOf(open) + open.length, s.indexOf(close));
+const blocks = (s: string, re: RegExp) => [...s.matchAll(re)].map((m) => m[0]);
+/** Fresh ids for copy k: every record-id attribute moved by k * 10^8. */
+const shiftIds = (block: string, k: number, attrs = "ID|FixedRef|ProfileID|IdentityID|From|To") =>
+  block.replace(new RegExp(`\\b(${attrs})="(\\d+)"`, "g"), (_, a: string, v: string) => `${a}="${Number(v) + k * 100_000_000}"`);
+
+/** SDN_ADVANCED.XML: per copy the two vessels and their owner, and 20 other parties (8% vessels, as in the real file). */
+async function advancedXml(path: string, bytes: number, others = 20): Promise<void> {
+  const t = readFileSync(join(FIXTURES, "ofac", "sdn_advanced_structure_from_csv_rows.xml"), "utf8");
+  const head = t.slice(0, t.indexOf("<IDRegDocuments>"));
+  const docs = blocks(between(t, "<IDRegDocuments>", "</IDRegDocuments>"), /<IDRegDocument [\s\S]*?<\/IDRegDocument>/g);
+  const parties = blocks(between(t, "<DistinctParties>", "</DistinctParties>"), /<DistinctParty [\s\S]*?<\/DistinctParty>/g);
+  const rels = between(t, "<ProfileRelationships>", "</ProfileRelationships>");
+  const entries = blocks(between(t, "<SanctionsEntries>", "</SanctionsEntries>"), /<SanctionsEntry [\s\S]*?<\/SanctionsEntry>/g);
+  // The real file averages ~6.5 kB a party (names, addresses, features of people and companies).
+  const padding = Array.from({ length: 25 }, (_, i) => `<Feature ID="${900 + i}" FeatureTypeID="8"><FeatureVersion ID="${900 + i}"><VersionDetail DetailTypeID="1432">Address line ${i} of a company that is not a vessel, padded to the size of a real party</VersionDetail></FeatureVersion></Feature>`).join("");
+  const other = { doc: docs[3]!, party: parties[3]!.replace("</Profile>", `${padding}</Profile>`), entry: entries[2]! };
+  // One copy = a unit of each section; written section by section, as the schema orders them.
+  const copies = Math.ceil(bytes / (6_000 + others * 7_200));
+  const n = others + 1;
+  const unit = (k: number, pick: (j: number) => string, own: string) => shiftIds(own, k * n) + Array.from({ length: others }, (_, j) => shiftIds(pick(j), k * n + j + 1)).join("");
+  const out = createWriteStream(path);
+  const write = async (s: string) => {
+    if (!out.write(s)) await once(out, "drain");
+  };
+  await write(head);
+  const sections: [string, (k: number) => string][] = [
+    ["IDRegDocuments", (k) => unit(k, () => other.doc, docs.join(""))],
+    ["DistinctParties", (k) => unit(k, () => other.party, parties.join(""))],
+    ["ProfileRelationships", (k) => shiftIds(rels, k * n)],
+    ["SanctionsEntries", (k) => unit(k, () => other.entry, entries.join(""))],
+  ];
+  for (const [name, body] of sections) {
+    await write(`<${name}>`);
+    for (let k = 0; k < copies; k++) await write(body(k));
+    await write(`</${name}>`);
+  }
+  await write("</Sanctions>\n");
+  out.end();
+  await once(out, "finish");
+}
+
+/** SDN_ENHANCED.XML: per copy the vessel, its owner and the company, and 20 other entities. */
+async function enhancedXml(path: string, bytes: number, others = 20): Promise<void> {
+  const t = readFileSync(join(FIXTURES, "ofac", "sdn_enhanced_structure_from_csv_rows.xml"), "utf8");
+  const head = t.slice(0, t.indexOf("<entities>") + "<entities>".length);
+  const entities = blocks(between(t, "<entities>", "</entities>"), /<entity [\s\S]*?<\/entity>/g);
+  const shift = (b: string, k: number) => shiftIds(b, k, "id|entityId");
+  const features = Array.from({ length: 25 }, (_, i) => `<feature id="${900 + i}"><type featureTypeId="8">Address</type><value>Address line ${i} of a company that is not a vessel, padded to a real entity's size</value></feature>`).join("");
+  const other = entities[2]!.replace("</entity>", `<features>${features}</features></entity>`);
+  const n = others + 1;
+  await writeRepeated(path, head, (k) => shift(entities.join(""), k * n) + Array.from({ length: others }, (_, j) => shift(other, k * n + j + 1)).join(""), "</entities></sanctionsData>\n", bytes);
+}
+
+/** UK-Sanctions-List.xml: per copy the two ship designations and 18 non-ship ones (10% ships). */
+async function ukXml(path: string, bytes: number, others = 18): Promise<void> {
+  const t = readFileSync(join(FIXTURES, "uk", "uk_sanctions_list_xml_ship_fragments.xml"), "utf8");
+  const head = t.slice(0, t.indexOf("<Designation>"));
+  const ships = blocks(t, /<Designation>[\s\S]*?<\/Designation>/g);
+  const person = ships[0]!.replace("<IndividualEntityShip>Ship</IndividualEntityShip>", "<IndividualEntityShip>Individual</IndividualEntityShip>");
+  const id = (b: string, k: number) => b.replace(/<UniqueID>([^<]+)<\/UniqueID>/, (_, v: string) => `<UniqueID>${v}-${k}</UniqueID>`);
+  const n = others + 2;
+  await writeRepeated(path, head, (k) => ships.map((s) => id(s, k * n)).join("") + Array.from({ length: others }, (_, j) => id(person, k * n + j + 1)).join(""), "</Designations>\n", bytes);
+}
+
+/** sema-lmes.xml (2026 bilingual element names): the excerpt's records with fresh item numbers. */
+async function canadaXml(path: string, bytes: number): Promise<void> {
+  const t = readFileSync(join(FIXTURES, "canada", "sema-lmes_post-2026-08-25_bilingual_tags_excerpt.xml"), "utf8");
+  const head = t.slice(0, t.indexOf("<record>"));
+  const records = blocks(t, /<record>[\s\S]*?<\/record>/g).join("");
+  await writeRepeated(path, head, (k) => records.replace(/<(Item[^>]*)>([^<]*)</g, (_, tag: string, v: string) => `<${tag}>${v}.${k}<`), "</data-set>\n", bytes);
+}
+
+/** SDN.CSV: the real vessel rows of 2024-05-03 with fresh ent_nums, 15 in 16 turned into entity rows (6% vessels, as in the real file). */
+async function sdnCsv(path: string, bytes: number): Promise<void> {
+  const rows = readFileSync(join(FIXTURES, "ofac", "sdn_csv_vessel_rows_2024-05-03.csv"), "utf8").replaceAll("\u001a", "").trimEnd().split("\r\n");
+  const row = (r: string, i: number, k: number) => {
+    const shifted = r.replace(/^(\d+)/, (v) => String(Number(v) + k * 1_000_000));
+    return i % 16 === 0 ? shifted : shifted.replace(',"vessel",', ",-0- ,");
+  };
+  await writeRepeated(path, "", (k) => `${rows.map((r, i) => row(r, i, k)).join("\r\n")}\r\n`, "", bytes);
+}
+
+// ---- the parent: generate, run each import in a child, print the table ----
+
+interface Case {
+  list: string;
+  file: string;
+  mb: number;
+  generate: (path: string, bytes: number, others?: number) => Promise<void>;
+  /** Non-vessel records per copy in the file doubled by non-vessel records alone (same vessels); none: not run. */
+  othersWhenPadded?: number;
+}
+
+function runChild(list: string, files: string[]): { ms: number; peakRssMb: number; active: number } {
+  const r = spawnSync(process.execPath, [import.meta.filename, "--child", list, ...files], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const line = r.stdout.trim().split("\n").pop() ?? "";
+  if (r.status !== 0 || !line.startsWith("{")) throw new Error(`${list} import failed (exit ${r.status}): ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`);
+  return JSON.parse(line) as { ms: number; peakRssMb: number; active: number };
+}
+
+async function parent(scale: number): Promise<void> {
+  const cases: Case[] = [
+    { list: "ofac", file: "SDN_ADVANCED.XML", mb: 100, generate: advancedXml, othersWhenPadded: 41 },
+    { list: "ofac", file: "SDN_ENHANCED.XML", mb: 100, generate: enhancedXml, othersWhenPadded: 41 },
+    { list: "ofac", file: "SDN.CSV", mb: 4, generate: sdnCsv },
+    { list: "uk", file: "UK-Sanctions-List.xml", mb: 30, generate: ukXml, othersWhenPadded: 38 },
+    { list: "canada", file: "sema-lmes.xml", mb: 5, generate: canadaXml },
+  ];
+  const dir = mkdtempSync(join(tmpdir(), "mds-bench-sanctions-files-"));
+  try {
+    const floor = runChild("none", []);
+    console.log(`floor (store opened, nothing imported): peak RSS ${floor.peakRssMb.toFixed(0)} MB\n`);
+    console.log("| list | file | size | vessels | import time | peak RSS |");
+    console.log("|---|---|---|---|---|---|");
+    for (const c of cases) {
+      const runs: [string, number, number | undefined][] = [
+        ["", 1, undefined],
+        [" (doubled)", 2, undefined],
+        ...(c.othersWhenPadded ? [[" (doubled by non-vessel records, same vessels)", 2, c.othersWhenPadded] as [string, number, number]] : []),
+      ];
+      for (const [label, factor, others] of runs) {
+        const path = join(dir, `${factor}x-${c.file}`);
+        await c.generate(path, c.mb * scale * factor * MB, others);
+        const size = statSync(path).size / MB;
+        const r = runChild(c.list, [path]);
+        rmSync(path);
+        console.log(`| ${c.list} | ${c.file}${label} | ${size.toFixed(1)} MB | ${r.active} | ${(r.ms / 1000).toFixed(1)} s | ${r.peakRssMb.toFixed(0)} MB |`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--child") await child(process.argv[3]!, process.argv.slice(4));
+else await parent(Number(process.argv[2] ?? "1"));

@@ -1,0 +1,178 @@
+import { deriveFix, newVesselDerivedState, type VesselDerivedState } from "../../domain/derived/derive.ts";
+import type { DerivedFix } from "../../domain/derived/fix.ts";
+import { PortAreaIndex, portArea } from "../../domain/derived/port-areas.ts";
+import type { PortCall, PortCallEvent } from "../../domain/derived/port-call-detector.ts";
+import type { GateCrossing, GateSet } from "../../domain/derived/transit-detector.ts";
+import type { DerivedCommit, DerivedStore } from "../../ports/derived.ts";
+import type { NewAlert } from "../../ports/webhooks.ts";
+
+/** Queued fixes evaluated and committed together (one ingest batch holds at most 5,000). */
+const PAGE = 5_000;
+/** How long fixes gather after a batch before they are derived. */
+const GATHER_MS = 200;
+/** Detector states kept in memory between pages (the rest are read back from the store). */
+const STATE_CACHE_MAX = 50_000;
+
+export interface DerivedFactsDeps {
+  store: DerivedStore;
+  gates: GateSet;
+  now(): number;
+  /** Alerts the page's port-call events raise (followed vessels and ports); none when absent. */
+  alertsFor?: (events: readonly PortCallEvent[]) => Promise<NewAlert[]>;
+  onError?: (err: unknown) => void;
+  onEmitted?: (deliveries: number) => void;
+}
+
+/**
+ * Live derivation: drains the queue ingest fills in its transaction (`derived_feed`),
+ * applies each fix to its (station, vessel) detectors, and records the page's calls,
+ * crossings, coverage, alerts and states with the queue deletion in one transaction,
+ * as the zone evaluator does (docs/webhooks.md): a crash never loses a fact or an alert
+ * nor raises one twice. Within a page each vessel's fixes are applied in time order.
+ */
+export class DerivedFacts {
+  readonly #d: DerivedFactsDeps;
+  #ports: Promise<PortAreaIndex> | null = null;
+  readonly #states = new Map<string, VesselDerivedState>();
+  #queue: Promise<void> = Promise.resolve();
+  #drainQueued: Promise<void> | null = null;
+  #wake: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(deps: DerivedFactsDeps) {
+    this.#d = deps;
+  }
+
+  /** The port areas, read once from the reference store (re-read by `reloadPorts`). */
+  ports(): Promise<PortAreaIndex> {
+    this.#ports ??= this.#d.store.portPlaces().then((places) => new PortAreaIndex(places.map(portArea)));
+    return this.#ports;
+  }
+
+  reloadPorts(): void {
+    this.#ports = null;
+  }
+
+  /**
+   * Ingest committed fixes: derive them shortly. Waiting a moment lets one page gather the
+   * batches of several connections, so each vessel's state is written once for several of
+   * its fixes instead of once per batch (the state write is most of derivation's cost).
+   */
+  onPositions(count: number): void {
+    if (count === 0 || this.#wake) return;
+    this.#wake = setTimeout(() => {
+      this.#wake = null;
+      void this.poll();
+    }, GATHER_MS);
+  }
+
+  poll(): Promise<void> {
+    this.#drainQueued ??= this.#enqueue(() => {
+      this.#drainQueued = null;
+      return this.#drain();
+    });
+    return this.#drainQueued;
+  }
+
+  /** Resolves when every fix handed over so far is derived. */
+  idle(): Promise<void> {
+    if (this.#wake) {
+      clearTimeout(this.#wake);
+      this.#wake = null;
+      return this.poll();
+    }
+    return this.#queue;
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.#queue.then(task).catch((e: unknown) => this.#d.onError?.(e));
+    this.#queue = run;
+    return run;
+  }
+
+  async #drain(): Promise<void> {
+    const ports = await this.ports();
+    for (;;) {
+      const page = await this.#d.store.queued(PAGE);
+      if (page.length === 0) return;
+      try {
+        const applied = await apply(
+          page.map((q) => q.fix),
+          (keys) => this.#load(keys),
+          ports,
+          this.#d.gates,
+        );
+        const alerts = this.#d.alertsFor ? await this.#d.alertsFor(applied.events) : [];
+        const r = await this.#d.store.commit({ first: page[0]!.id, last: page[page.length - 1]!.id, count: page.length, ...applied.commit, alerts }, this.#d.now());
+        if (!r.consumed) this.#states.clear();
+        else for (const s of applied.commit.states) this.#cache(`${s.stationId}:${s.mmsi}`, s.state);
+        if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
+      } catch (e) {
+        this.#states.clear();
+        throw e;
+      }
+    }
+  }
+
+  /** States of these vessels: from memory, else from the store, else new. Copies, so a refused commit leaves the cache as it was. */
+  async #load(keys: readonly { stationId: number; mmsi: number }[]): Promise<Map<string, VesselDerivedState>> {
+    const out = new Map<string, VesselDerivedState>();
+    const missing: { stationId: number; mmsi: number }[] = [];
+    for (const k of keys) {
+      const cached = this.#states.get(`${k.stationId}:${k.mmsi}`);
+      if (cached) out.set(`${k.stationId}:${k.mmsi}`, structuredClone(cached));
+      else missing.push(k);
+    }
+    if (missing.length > 0) for (const [key, s] of await this.#d.store.states(missing)) out.set(key, s);
+    return out;
+  }
+
+  #cache(key: string, state: VesselDerivedState): void {
+    if (this.#states.size >= STATE_CACHE_MAX && !this.#states.has(key)) this.#states.delete(this.#states.keys().next().value!);
+    this.#states.set(key, state);
+  }
+}
+
+export interface AppliedFixes {
+  events: PortCallEvent[];
+  commit: Omit<DerivedCommit, "first" | "last" | "count" | "alerts">;
+}
+
+/**
+ * Applies fixes to their vessels' detectors, each vessel's in time order: the one path of
+ * live derivation and of `mds derive`'s recompute.
+ */
+export async function apply(
+  fixes: readonly DerivedFix[],
+  load: (keys: readonly { stationId: number; mmsi: number }[]) => Promise<Map<string, VesselDerivedState>>,
+  ports: PortAreaIndex,
+  gates: GateSet,
+): Promise<AppliedFixes> {
+  const byVessel = new Map<string, DerivedFix[]>();
+  for (const f of fixes) {
+    const key = `${f.stationId}:${f.mmsi}`;
+    const list = byVessel.get(key);
+    if (list) list.push(f);
+    else byVessel.set(key, [f]);
+  }
+  const states = await load([...byVessel.values()].map((l) => ({ stationId: l[0]!.stationId, mmsi: l[0]!.mmsi })));
+  const events: PortCallEvent[] = [];
+  const calls: PortCall[] = [];
+  const crossings: GateCrossing[] = [];
+  const coverage: DerivedCommit["coverage"] = [];
+  const saved: DerivedCommit["states"] = [];
+  for (const [key, list] of byVessel) {
+    const state = states.get(key) ?? newVesselDerivedState();
+    list.sort((a, b) => a.time - b.time);
+    for (const f of list) {
+      const out = deriveFix(state, f, ports, gates);
+      for (const e of out.calls) {
+        events.push(e);
+        calls.push(e.call);
+      }
+      crossings.push(...out.crossings);
+      for (const c of out.coverage) coverage.push({ ...c, stationId: f.stationId });
+    }
+    saved.push({ stationId: list[0]!.stationId, mmsi: list[0]!.mmsi, state });
+  }
+  return { events, commit: { states: saved, calls, crossings, coverage } };
+}

@@ -1,0 +1,131 @@
+/**
+ * Reads a large XML publication as a stream (saxes), so memory stays flat however big the
+ * file: only the elements a reader asks for are built, one at a time, in the same shape
+ * `parseXml` gives (attributes as "@_name", text as "#text", a repeated child as an array),
+ * handed over and dropped. OFAC's SDN_ADVANCED.XML is over 100 MB; built whole as a tree it
+ * takes gigabytes.
+ */
+import { createReadStream } from "node:fs";
+import { SaxesParser } from "saxes";
+import { type SanctionsListKey, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
+import { headOf, type SourceFile, type XmlNode } from "./common.ts";
+
+/** Called with each selected element, by its path of local names from the root ("Sanctions/DistinctParties/DistinctParty"). */
+export type ElementHandlers = Record<string, (node: XmlNode | string) => void>;
+
+type Frame = { name: string; path: string; collecting: boolean; attrs: Record<string, string>; children: XmlNode; text: string; hasChildren: boolean };
+
+const localName = (name: string) => name.slice(name.indexOf(":") + 1);
+
+/**
+ * A copy of a string that does not point into the chunk it was cut from. The parser's
+ * names, values and texts are slices of the chunk being parsed; a slice kept in a
+ * reader's maps would keep its whole chunk alive, and memory would grow with the file.
+ * Concatenating then slicing makes V8 flatten the string into a fresh one.
+ */
+const detached = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
+
+/** The name of the root element, read from the first bytes (declaration, comments and doctype skipped). */
+export function xmlRootName(file: SourceFile): string | null {
+  const head = headOf(file, 65_536).toString("utf8").replace(/^\uFEFF/, "");
+  const stripped = head.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, "");
+  const m = /<([A-Za-z_][\w.:-]*)/.exec(stripped);
+  return m ? localName(m[1]!) : null;
+}
+
+/** The file's bytes in chunks of at most `chunkSize`; from disk as a stream. */
+async function* contentStream(file: SourceFile, chunkSize: number): AsyncIterable<Buffer> {
+  if (file.path !== undefined) {
+    yield* createReadStream(file.path, { highWaterMark: chunkSize }) as AsyncIterable<Buffer>;
+    return;
+  }
+  for (let i = 0; i < file.bytes.length; i += chunkSize) yield file.bytes.subarray(i, i + chunkSize);
+}
+
+function encodingOf(first: Buffer): string {
+  if (first[0] === 0xff && first[1] === 0xfe) return "utf-16le";
+  if (first[0] === 0xfe && first[1] === 0xff) return "utf-16be";
+  return "utf-8";
+}
+
+/** What a finished element becomes: text alone when it has neither attributes nor children, as parseXml does. */
+function finish(frame: Frame): XmlNode | string {
+  const text = detached(frame.text.trim());
+  const attrNames = Object.keys(frame.attrs);
+  if (!frame.hasChildren && attrNames.length === 0) return text;
+  const node: XmlNode = {};
+  for (const a of attrNames) node[`@_${a}`] = frame.attrs[a];
+  Object.assign(node, frame.children);
+  if (text !== "") node["#text"] = text;
+  return node;
+}
+
+function addChild(parent: Frame, name: string, value: XmlNode | string): void {
+  parent.hasChildren = true;
+  const existing = parent.children[name];
+  if (existing === undefined) parent.children[name] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else parent.children[name] = [existing, value];
+}
+
+/**
+ * Streams the file through the handlers. Throws SanctionsParseError naming the line and
+ * column when the XML is not well formed, including a file cut short (an unclosed element),
+ * so a broken download never reads as a shorter list. Returns the root element's name.
+ */
+export async function streamXmlElements(list: SanctionsListKey, file: SourceFile, handlers: ElementHandlers, chunkSize = 1 << 16): Promise<string> {
+  const parser = new SaxesParser({ position: true });
+  const stack: Frame[] = [];
+  let root = "";
+  let failure: Error | null = null;
+  parser.on("error", (e) => {
+    failure ??= e;
+  });
+  // Below the deepest selected path, and inside a selected element, no path can match: elements
+  // there get no path and, outside a selection, one shared frame (millions of elements, no garbage).
+  const maxDepth = Math.max(0, ...Object.keys(handlers).map((p) => p.split("/").length));
+  const skipped: Frame = { name: "", path: "", collecting: false, attrs: {}, children: {}, text: "", hasChildren: false };
+  parser.on("opentag", (tag) => {
+    const parent = stack[stack.length - 1];
+    if (parent && !parent.collecting && (parent === skipped || stack.length >= maxDepth)) {
+      stack.push(skipped);
+      return;
+    }
+    const name = localName(tag.name);
+    const path = parent ? (parent.collecting ? "" : `${parent.path}/${name}`) : name;
+    if (!parent) root = name;
+    const collecting = (parent?.collecting ?? false) || path in handlers;
+    const attrs: Record<string, string> = {};
+    if (collecting) for (const [k, v] of Object.entries(tag.attributes)) attrs[detached(localName(k))] = detached(typeof v === "string" ? v : v.value);
+    stack.push({ name: collecting ? detached(name) : name, path, collecting, attrs, children: {}, text: "", hasChildren: false });
+  });
+  const onText = (t: string) => {
+    const top = stack[stack.length - 1];
+    if (top?.collecting) top.text += t;
+  };
+  parser.on("text", onText);
+  parser.on("cdata", onText);
+  parser.on("closetag", () => {
+    const frame = stack.pop()!;
+    if (!frame.collecting) return;
+    const value = finish(frame);
+    const handler = frame.path === "" ? undefined : handlers[frame.path];
+    if (handler) handler(value);
+    else addChild(stack[stack.length - 1]!, frame.name, value);
+  });
+
+  const fail = (e: Error): never => {
+    throw new SanctionsParseError(list, `${file.name} is not well-formed XML (${e.message}); the file may be truncated or not XML`, { cause: e });
+  };
+  let decoder: InstanceType<typeof TextDecoder> | null = null;
+  for await (const chunk of contentStream(file, chunkSize)) {
+    decoder ??= new TextDecoder(encodingOf(chunk));
+    parser.write(decoder.decode(chunk, { stream: true }));
+    if (failure) fail(failure);
+  }
+  parser.write(decoder?.decode() ?? "");
+  parser.close();
+  if (failure) fail(failure);
+  if (root === "") throw new SanctionsParseError(list, `${file.name} has no XML root element`);
+  return root;
+}

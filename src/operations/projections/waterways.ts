@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { TRANSIT_METHOD, TRANSIT_VERSION } from "../../domain/derived/transit-detector.ts";
+import { categoryOf, countedTransits, type CountedTransit, transitConfidence, type VesselCategory, WINDOWS } from "../../domain/derived/transit-counts.ts";
+import type { Waterway } from "../../domain/derived/waterway.ts";
+import type { StoredCrossing } from "../../ports/derived.ts";
+import type { VisibleStations } from "../../ports/vessels.ts";
+import type { OperationContext } from "../operation.ts";
+
+/** What the waterway list and the transit series share: identity, gate, counting and confidence. */
+
+const HOUR = 3_600_000;
+
+export const CountSchema = z.object({
+  total: z.number().int(),
+  byDirection: z.record(z.string(), z.number().int()),
+  byCategory: z.record(z.string(), z.number().int()),
+});
+
+export const WaterwayIdentitySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  portwatch: z.object({ id: z.string(), name: z.string() }).nullable(),
+  point: z.object({ lat: z.number(), lon: z.number() }).nullable(),
+  page: z.string(),
+  gate: z.object({
+    type: z.literal("LineString"),
+    coordinates: z.array(z.tuple([z.number(), z.number()])),
+    drawn: z.string(),
+    status: z.string(),
+    directions: z.array(z.string()),
+    maxGapMinutes: z.number().int(),
+  }),
+});
+
+export const ConfidenceSchema = z.object({
+  level: z.enum(["high", "medium", "low", "none"]),
+  coverage: z.number(),
+  continuityMinutes: z.number().nullable(),
+  unobservedRatio: z.number().nullable(),
+  window: z.string(),
+});
+
+export const InputsSchema = z.object({ sources: z.array(z.string()), crossings: z.number().int(), unobserved: z.number().int(), gate: z.string() });
+
+export function identityOf(ctx: OperationContext, w: Waterway) {
+  return {
+    id: w.id,
+    name: w.name,
+    portwatch: w.portwatch ? { id: w.id, name: w.name } : null,
+    point: w.point,
+    page: `${ctx.baseUrl}/waterway/${w.id}-${w.slug}`,
+    gate: {
+      type: "LineString" as const,
+      coordinates: w.gate.line.map(([lon, lat]) => [lon, lat] as [number, number]),
+      drawn: w.gateDrawn,
+      status: w.gateStatus,
+      directions: [w.gate.directions.leftToRight, w.gate.directions.rightToLeft],
+      maxGapMinutes: w.gate.maxGapMinutes,
+    },
+  };
+}
+
+export interface GateFacts {
+  transits: Map<string, CountedTransit[]>;
+  crossings: Map<string, StoredCrossing[]>;
+  categories: Map<number, VesselCategory>;
+  covered: Map<string, number>;
+  stations: Map<string, number[]>;
+}
+
+/** Crossings of visible stations since `since`, counted with the 48-hour rule per gate, and what confidence rests on. */
+export async function gateFacts(ctx: OperationContext, visible: VisibleStations, since: number, confidenceSince: number, gateId?: string): Promise<GateFacts> {
+  const d = ctx.services.derived;
+  const [all, covered, stations] = await Promise.all([d.crossings(visible, since - 2 * 24 * HOUR, gateId), d.coveredHours(visible, confidenceSince), d.gateStations(visible, since)]);
+  const crossings = new Map<string, StoredCrossing[]>();
+  for (const c of all) crossings.set(c.gateId, [...(crossings.get(c.gateId) ?? []), c]);
+  const transits = new Map<string, CountedTransit[]>();
+  // The 48-hour rule looks back before the window, so a vessel counted just before it is not counted again inside.
+  for (const [g, list] of crossings) transits.set(g, countedTransits(list).filter((t) => t.time >= since));
+  // Confidence speaks of the crossings of its own window.
+  for (const [g, list] of crossings) crossings.set(g, list.filter((c) => c.time >= confidenceSince));
+  const mmsis = [...new Set(all.map((c) => c.mmsi))];
+  const categories = new Map<number, VesselCategory>();
+  for (const i of await ctx.services.positions.identities(visible, mmsis)) if (i.shipType !== null || !categories.has(i.mmsi)) categories.set(i.mmsi, categoryOf(i.shipType));
+  for (const c of all) if (!(stations.get(c.gateId) ?? []).includes(c.stationId)) stations.set(c.gateId, [...(stations.get(c.gateId) ?? []), c.stationId]);
+  return { transits, crossings, categories, covered, stations };
+}
+
+/** Confidence of a gate's counts over the window `gateFacts` was asked for, from coverage, step lengths and unobserved crossings. */
+export function confidenceOf(f: GateFacts, gateId: string, windowMs: number, windowName: string) {
+  const list = f.crossings.get(gateId) ?? [];
+  const observed = list.filter((c) => c.observed);
+  const c = transitConfidence(f.covered.get(gateId) ?? 0, windowMs / HOUR, observed.map((x) => x.gapMs), observed.length, list.length - observed.length);
+  return { ...c, window: windowName };
+}
+
+export function inputsOf(f: GateFacts, w: Waterway) {
+  const list = f.crossings.get(w.id) ?? [];
+  return {
+    sources: (f.stations.get(w.id) ?? []).map((s) => `station:${s}`),
+    crossings: list.filter((c) => c.observed).length,
+    unobserved: list.filter((c) => !c.observed).length,
+    gate: `gates.json ${w.gateStatus}`,
+  };
+}
+
+export const METHOD = { method: TRANSIT_METHOD, version: TRANSIT_VERSION };
+export const LONGEST_WINDOW_MS = WINDOWS["30d"];

@@ -1,0 +1,96 @@
+import type { VesselDerivedState } from "../domain/derived/derive.ts";
+import type { DerivedFix } from "../domain/derived/fix.ts";
+import type { PortCall } from "../domain/derived/port-call-detector.ts";
+import type { GateCrossing } from "../domain/derived/transit-detector.ts";
+import type { Waterway } from "../domain/derived/waterway.ts";
+import type { NewAlert } from "./webhooks.ts";
+import type { VisibleStations } from "./vessels.ts";
+
+/**
+ * Derived facts (port calls, chokepoint gate crossings) and the durable queue and state
+ * behind them. Every read names the stations the caller may see.
+ */
+
+export interface QueuedDerivedFix {
+  id: number;
+  fix: DerivedFix;
+}
+
+export interface DerivedCommit {
+  /** The page read: ids `first`..`last`, `count` of them (0 for a recompute). */
+  first: number;
+  last: number;
+  count: number;
+  states: { stationId: number; mmsi: number; state: VesselDerivedState }[];
+  calls: PortCall[];
+  crossings: GateCrossing[];
+  coverage: { gateId: string; hour: number; stationId: number }[];
+  alerts: NewAlert[];
+}
+
+export interface StoredPortCall extends PortCall {
+  version: string;
+  updatedAt: number;
+}
+
+export interface StoredCrossing {
+  gateId: string;
+  mmsi: number;
+  stationId: number;
+  time: number;
+  direction: string;
+  gapMs: number;
+  observed: boolean;
+}
+
+/** A port with what its call-detection area is drawn from. */
+export interface PortPlace {
+  unlocode: string;
+  name: string;
+  lat: number;
+  lon: number;
+  harbourSize: string | null;
+}
+
+export interface PortCallQuery {
+  visible: VisibleStations;
+  from: number;
+  to: number;
+  /** Keyset: calls with (arrival, id) after this, in arrival order. */
+  after: { arrival: number; id: string } | null;
+  limit: number;
+}
+
+export interface DerivedStore {
+  /** The oldest queued fixes, in id order. */
+  queued(limit: number): Promise<QueuedDerivedFix[]>;
+  /** Saved detector states of these vessels (absent when never seen). */
+  states(keys: readonly { stationId: number; mmsi: number }[]): Promise<Map<string, VesselDerivedState>>;
+  /**
+   * Removes the page from the queue and records its facts, states and alerts in one
+   * transaction; `consumed` false (nothing written) when the page changed under it.
+   */
+  commit(page: DerivedCommit, now: number): Promise<{ consumed: boolean; deliveries: number }>;
+  /** Every port with coordinates, for the port areas. */
+  portPlaces(): Promise<PortPlace[]>;
+  /** Port calls of these MMSIs arriving in [from, to), oldest first. */
+  vesselCalls(mmsis: readonly number[], q: PortCallQuery): Promise<StoredPortCall[]>;
+  /** Port calls at one port arriving in [from, to), oldest first. */
+  portCalls(unlocode: string, q: PortCallQuery): Promise<StoredPortCall[]>;
+  /** Crossings of visible stations at or after `since` (all gates, or one). */
+  crossings(visible: VisibleStations, since: number, gateId?: string): Promise<StoredCrossing[]>;
+  /** Per gate: distinct hours at or after `since` in which a visible station heard a vessel near it. */
+  coveredHours(visible: VisibleStations, since: number): Promise<Map<string, number>>;
+  /** Which visible stations contributed crossings or coverage at or after `since`, per gate. */
+  gateStations(visible: VisibleStations, since: number): Promise<Map<string, number[]>>;
+  /** Every (station, vessel) with stored positions in [from, to): what a recompute walks. */
+  vesselsHeard(from: number, to: number): Promise<{ stationId: number; mmsi: number }[]>;
+  /** Removes the facts of [from, to) and, when `states`, every saved state: a recompute starts clean. */
+  clear(from: number, to: number, states: boolean): Promise<void>;
+}
+
+/** The waterways on the chokepoint monitor, with their gates, and the gate file's version. */
+export interface WaterwayCatalog {
+  waterways: readonly Waterway[];
+  version: string;
+}
