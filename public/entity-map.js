@@ -1,4 +1,4 @@
-/* Maps of the public pages: a vessel's track and last position, a port or a wreck, drawn from the figure's data-map on the bundled land. Without script the figure stays hidden; the page's tables say the same. */
+/* Maps of the public pages: a vessel's track and last position, a port, a wreck or a waterway's gate, drawn from the figure's data-map on the bundled land. Without script the figure stays hidden; the page's tables say the same. */
 /* global document, L, window */
 "use strict";
 (function () {
@@ -30,6 +30,14 @@
       bounds.push(...latlngs);
       drawn += 1;
       if (latlngs.length === 1) line.setStyle({ weight: 6 });
+    }
+    for (const l of content.lines || []) {
+      // A gate is short and drawn where it lies: no unwrapping, but its ends must be valid positions.
+      const latlngs = (l.coordinates || []).filter((c) => Array.isArray(c) && Number.isFinite(c[0]) && Number.isFinite(c[1])).map(([lon, lat]) => [lat, lon]);
+      if (latlngs.length < 2) continue;
+      L.polyline(latlngs, { color: "#9b1c1c", weight: 4, className: "gate-line" }).bindTooltip(l.label).addTo(map);
+      bounds.push(...latlngs);
+      drawn += 1;
     }
     for (const p of content.points || []) {
       let lon = p.lon;

@@ -110,6 +110,8 @@ export function withheldOf(envelope: Record<string, unknown>): WithheldEntry[] {
 export interface MapContent {
   track?: [number, number][];
   points?: { lon: number; lat: number; label: string }[];
+  /** Lines drawn as they are (a waterway's gate, a GeoJSON LineString's coordinates). */
+  lines?: { coordinates: [number, number][]; label: string }[];
 }
 
 /**
@@ -124,11 +126,11 @@ export function mapFigure(id: string, content: MapContent, caption: string): Htm
  * A small bar chart as inline SVG (no script, no chart library): one bar per year, the
  * value written above it; the table beside it carries the same figures for screen readers.
  */
-export function barChart(title: string, bars: { label: string; value: number | null }[], unit: string): Html {
+export function barChart(title: string, bars: { label: string; value: number | null }[], unit: string, barWidth = 64): Html {
   const present = bars.filter((b) => b.value !== null) as { label: string; value: number }[];
   if (present.length === 0) return html``;
   const max = Math.max(...present.map((b) => b.value), 1);
-  const w = 64;
+  const w = barWidth;
   const h = 160;
   const width = bars.length * w + 20;
   const fmt = (v: number) => (v >= 10_000 ? `${Math.round(v / 1000).toLocaleString("en-GB")}k` : Math.round(v).toLocaleString("en-GB"));

@@ -1,0 +1,49 @@
+import type { Operation } from "../../../operations/operation.ts";
+import { companiesGet } from "../../../operations/companies.get.ts";
+import { html } from "../../shared/html.ts";
+import { facts, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
+import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
+
+interface CompanyData {
+  ids: string[];
+  records: { source: string; entityId: string; name: string; aliases: string[]; companyImo: string | null; lei: string | null; country: string | null; address: string | null }[];
+  designations: { list: string; recordId: string; name: string; programs: string[]; listedAt: string | null; sourceUrl: string | null }[];
+  fleet: { vessel: { id: string; imo: number | null; mmsi: number | null; name: string | null; page: string }; role: string; evidence: string; sources: string[] }[];
+}
+
+/** Roles as the answer gives them, in words. */
+const ROLE_WORDS: Record<string, string> = { registered_owner: "Registered owner", operator: "Operator", manager: "Manager", linked: "Linked (role not stated)" };
+
+export const companyPage: PublicPageKind = {
+  routes: ["/company/:ref"],
+  async render(v: Visit): Promise<PageResult> {
+    // companies.get resolves a bare id, any of the company's ids and the page form; anything else than its `page` redirects there.
+    const r = await entityAnswer<CompanyData>(v, companiesGet as unknown as Operation, { entityId: v.params.ref ?? "" });
+    if (!r.ok) return r.result;
+    const { top, data: d } = r;
+    const name = (top.name as string | null) ?? `Company ${String(top.id)}`;
+    return {
+      kind: "page",
+      options: { title: name },
+      body: html`<p class="hint">Company · ${String(top.id)} · <a href="/api/v1/companies/${String(top.id)}">as JSON</a></p>
+<h2>Identity</h2>
+${d.records.length === 0
+  ? html`<p>Withheld (see below).</p>`
+  : html`<table id="records"><caption>What each source states</caption><thead><tr><th scope="col">Source</th><th scope="col">Name</th><th scope="col">Other names</th><th scope="col">Company IMO</th><th scope="col">LEI</th><th scope="col">Country</th><th scope="col">Address</th></tr></thead>
+<tbody>${d.records.map((x) => html`<tr><td><code>${x.source}</code></td><td>${x.name}</td><td>${x.aliases.length > 0 ? x.aliases.join("; ") : "none"}</td><td>${x.companyImo ?? "not known"}</td><td>${x.lei ?? "not known"}</td><td>${x.country ?? "not known"}</td><td>${x.address ?? "not known"}</td></tr>`)}</tbody></table>`}
+<h2>Identifiers</h2>
+${facts([["Entity id", String(top.id)], ["Also known by", d.ids.filter((i) => i !== top.id).join(", ") || "no other id"]])}
+<h2>Designations</h2>
+${d.designations.length === 0
+  ? html`<p id="designations-none">No sanctions designation of this company in the loaded lists.</p>`
+  : html`<ul id="designations">${d.designations.map((x) => html`<li><strong>${x.list.toUpperCase()}</strong> record ${x.recordId}: ${x.name}${x.programs.length > 0 ? ` (programmes ${x.programs.join(", ")})` : ""}${x.listedAt ? `, listed ${x.listedAt}` : ""}</li>`)}</ul>`}
+<h2>Fleet</h2>
+${d.fleet.length === 0
+  ? html`<p id="fleet-none">No ship tied to this company by a source that may be shown.</p>`
+  : html`<table id="fleet"><caption>Ships a source ties to this company</caption><thead><tr><th scope="col">Ship</th><th scope="col">IMO / MMSI</th><th scope="col">Role</th><th scope="col">Evidence</th><th scope="col">Source</th></tr></thead>
+<tbody>${d.fleet.map((f) => html`<tr><td><a href="${f.vessel.page}">${f.vessel.name ?? f.vessel.id}</a></td><td>${f.vessel.imo !== null ? `IMO ${f.vessel.imo}` : `MMSI ${String(f.vessel.mmsi)}`}</td><td>${ROLE_WORDS[f.role] ?? f.role}</td><td><q>${f.evidence}</q></td><td>${f.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}</td></tr>`)}</tbody></table>`}
+${withheldSection(withheldOf(top), v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection([top])}`,
+    };
+  },
+};

@@ -1,0 +1,125 @@
+import type { Operation } from "../../../operations/operation.ts";
+import { waterwaysList } from "../../../operations/waterways.list.ts";
+import { waterwaysTransits } from "../../../operations/waterways.transits.ts";
+import { type Html, html } from "../../shared/html.ts";
+import { barChart, facts, MAP_ASSETS, mapFigure, sourcesSection, utc, withheldOf, withheldSection } from "./page-parts.ts";
+import { problemOf, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
+
+interface Count {
+  total: number;
+  byDirection: Record<string, number>;
+  byCategory: Record<string, number>;
+}
+
+interface Confidence {
+  level: string;
+  coverage: number;
+  continuityMinutes: number | null;
+  unobservedRatio: number | null;
+  window: string;
+}
+
+interface Inputs {
+  sources: string[];
+  crossings: number;
+  unobserved: number;
+  gate: string;
+}
+
+interface Waterway {
+  id: string;
+  name: string;
+  portwatch: { id: string; name: string } | null;
+  page: string;
+  gate: { type: "LineString"; coordinates: [number, number][]; drawn: string; status: string; directions: string[]; maxGapMinutes: number };
+  counts: ({ asOf: string } & Record<"24h" | "7d" | "30d", Count>) | null;
+  method: string;
+  version: string;
+  confidence: Confidence;
+  inputs: Inputs;
+}
+
+interface Transits {
+  series: (Count & { date: string })[] | null;
+  method: string;
+  version: string;
+  confidence: Confidence;
+  inputs: Inputs;
+}
+
+/**
+ * The waterway an address names: its id alone or followed by a slug. Ids hold hyphens
+ * (kiel-canal), so the longest id the address starts with wins.
+ */
+function waterwayOf(ref: string, all: readonly Waterway[]): Waterway | undefined {
+  const lower = ref.toLowerCase();
+  let best: Waterway | undefined;
+  for (const w of all) if ((lower === w.id || lower.startsWith(`${w.id}-`)) && (!best || w.id.length > best.id.length)) best = w;
+  return best;
+}
+
+const WINDOWS = ["24h", "7d", "30d"] as const;
+const WINDOW_WORDS: Record<(typeof WINDOWS)[number], string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" };
+
+function countsTable(w: Waterway): Html {
+  if (w.counts === null) return html`<p id="counts">Withheld (see below).</p>`;
+  const counts = w.counts;
+  const dirs = w.gate.directions;
+  return html`<table id="counts"><caption>Transits counted at the gate, as of ${utc(counts.asOf)}</caption><thead><tr><th scope="col">Window</th>${dirs.map((d) => html`<th scope="col">${d}</th>`)}<th scope="col">Total</th></tr></thead>
+<tbody>${WINDOWS.map((k) => html`<tr><th scope="row">${WINDOW_WORDS[k]}</th>${dirs.map((d) => html`<td>${(counts[k].byDirection[d] ?? 0).toLocaleString("en-GB")}</td>`)}<td>${counts[k].total.toLocaleString("en-GB")}</td></tr>`)}</tbody></table>`;
+}
+
+function seriesSection(t: Transits, directions: string[]): Html {
+  if (t.series === null) return html`<p id="series">Withheld (see below).</p>`;
+  const series = t.series;
+  return html`${barChart("Transits per day", series.map((s) => ({ label: s.date.slice(8, 10), value: s.total })), "vessels", 28)}
+<details><summary>The same as a table</summary><table id="series"><caption>Transits per UTC day</caption><thead><tr><th scope="col">Date</th>${directions.map((d) => html`<th scope="col">${d}</th>`)}<th scope="col">Total</th></tr></thead>
+<tbody>${series.map((s) => html`<tr><th scope="row">${s.date}</th>${directions.map((d) => html`<td>${s.byDirection[d] ?? 0}</td>`)}<td>${s.total}</td></tr>`)}</tbody></table></details>`;
+}
+
+function confidenceFacts(c: Confidence, inputs: Inputs): Html {
+  return facts([
+    ["Confidence", `${c.level} (window ${c.window})`],
+    ["Receiver coverage near the gate", `${Math.round(c.coverage * 100)} %`],
+    ["Longest step between positions", c.continuityMinutes === null ? null : `${c.continuityMinutes} min`],
+    ["Crossings not observed directly", c.unobservedRatio === null ? null : `${Math.round(c.unobservedRatio * 100)} %`],
+    ["Crossings observed / inferred", `${inputs.crossings} / ${inputs.unobserved}`],
+    ["Stations", inputs.sources.length > 0 ? inputs.sources.join(", ") : "none in range"],
+    ["Gate", inputs.gate],
+  ]);
+}
+
+export const waterwayPage: PublicPageKind = {
+  routes: ["/waterway/:ref"],
+  async render(v: Visit): Promise<PageResult> {
+    const list = await v.call<Waterway[]>(waterwaysList as unknown as Operation);
+    if (!list.ok) return problemOf(list);
+    const w = waterwayOf(v.params.ref ?? "", list.data);
+    if (!w) return problemOf({ status: 404, message: `No waterway ${JSON.stringify(v.params.ref ?? "")}; the chokepoint monitor lists canals and straits by id, e.g. chokepoint9 or kiel-canal.` });
+    // Compared as sent, like the other entity pages: a missing or outdated slug goes to the one canonical address.
+    if (v.req.url.split("?")[0] !== w.page) return { kind: "moved", to: w.page };
+    const series = await v.call<Transits>(waterwaysTransits as unknown as Operation, { params: { id: w.id } });
+    if (!series.ok) return problemOf(series);
+    const t = series.data;
+    return {
+      kind: "page",
+      options: { title: w.name, ...MAP_ASSETS },
+      body: html`<p class="hint">Waterway · ${w.id}${w.portwatch ? ` · IMF PortWatch ${w.portwatch.id}` : ""} · <a href="/api/v1/waterways/${w.id}/transits">series as JSON</a></p>
+<h2>Gate</h2>
+${mapFigure("waterway-map", { lines: [{ coordinates: w.gate.coordinates, label: `${w.name} gate` }] }, "The line transits are counted at.")}
+${facts([["Directions", w.gate.directions.join(" / ")], ["Drawn", w.gate.drawn], ["Status", w.gate.status], ["Ends", w.gate.coordinates.map(([lon, lat]) => `${lat.toFixed(4)}, ${lon.toFixed(4)}`).join(" to ")]])}
+<h2>Transits</h2>
+${countsTable(w)}
+<h2>Daily transits</h2>
+${seriesSection(t, w.gate.directions)}
+<h2>How it is counted</h2>
+${facts([["Method", w.method], ["Version", w.version]])}
+<h3>Last 24 hours</h3>
+${confidenceFacts(w.confidence, w.inputs)}
+<h3>The daily series (${t.confidence.window})</h3>
+${confidenceFacts(t.confidence, t.inputs)}
+${withheldSection([...(w.counts === null ? withheldOf(list.envelope).filter((e) => e.section === "counts") : []), ...withheldOf(series.envelope)], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection([list.envelope, series.envelope])}`,
+    };
+  },
+};
