@@ -12,6 +12,8 @@ import { HOUR, identity, imoOf, MIN, station, used, writeTrack } from "../vessel
 import { hashPassword } from "../../src/adapters/web/password-hasher.ts";
 import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
 import { Browser, makeUser, PASSWORD } from "./helpers.ts";
+import { sailVoyage } from "../helpers/voyage.ts";
+import { positionLine, staticLines, stationFor } from "../ingest/helpers.ts";
 
 const SHARED_MMSI = 244_000_501;
 const PRIVATE_MMSI = 244_000_502;
@@ -68,6 +70,13 @@ describe("public pages", () => {
       // The legacy `{slug}-{id}` form, and an outdated name before the id.
       ["/wreck/algeria-14296", "/wreck/14296-algeria"],
       ["/wreck/14296-old-name", "/wreck/14296-algeria"],
+      // A company by its bare id, another of its ids' spelling, or a wrong slug.
+      ["/company/marad-name-alaska-tanker-co-llc", "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc"],
+      ["/company/MARAD-NAME-ALASKA-TANKER-CO-LLC", "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc"],
+      // A waterway by its bare id (ids hold hyphens too), or with an outdated slug.
+      ["/waterway/chokepoint9", "/waterway/chokepoint9-dover-strait"],
+      ["/waterway/chokepoint9-old-name", "/waterway/chokepoint9-dover-strait"],
+      ["/waterway/kiel-canal", "/waterway/kiel-canal-kiel-canal"],
     ];
     for (const [from, to] of cases) {
       const r = await page(t, from);
@@ -85,7 +94,7 @@ describe("public pages", () => {
   });
 
   it("an unknown id or a malformed address is a 404 page in HTML, never a 500", async () => {
-    for (const url of ["/vessel/9999999", "/vessel/1234567", "/vessel/mmsi-999999999", "/port/ZZZZZ", "/flag/ZZ", "/wreck/99999999", "/vessel/abc", "/vessel/%00", "/vessel/%27%20OR%201=1", `/vessel/${"9".repeat(90)}`, "/port/..%2F..", "/flag/%E2%82%AC", "/wreck/-", `/wreck/${"a".repeat(90)}-99999999`]) {
+    for (const url of ["/vessel/9999999", "/vessel/1234567", "/vessel/mmsi-999999999", "/port/ZZZZZ", "/flag/ZZ", "/wreck/99999999", "/vessel/abc", "/vessel/%00", "/vessel/%27%20OR%201=1", `/vessel/${"9".repeat(90)}`, "/port/..%2F..", "/flag/%E2%82%AC", "/wreck/-", `/wreck/${"a".repeat(90)}-99999999`, "/company/ofac-99999999", "/company/nobody", "/company/%27%20OR%201=1", `/company/${"x-".repeat(60)}`, "/waterway/chokepoint99", "/waterway/canal", "/waterway/%3Cscript%3E", "/waterway/chokepoint"]) {
       const r = await page(t, url);
       assert.equal(r.statusCode, 404, `${url}: ${r.body.slice(0, 200)}`);
       assert.match(String(r.headers["content-type"]), /^text\/html/, url);
@@ -113,6 +122,16 @@ describe("public pages", () => {
     links.push((await api(`/api/v1/vessels/${emsaImo}`)).page, (await api(`/api/v1/vessels/${SHARED_IMO}`)).page, (await api(`/api/v1/vessels/mmsi-${SHARED_MMSI}`)).page);
     links.push((await api("/api/v1/ports/NLRTM")).page, (await api("/api/v1/ports/NLRTM")).data.flag.page, (await api("/api/v1/flags/PA")).page, (await api("/api/v1/wrecks/algeria-14296")).page);
     for (const q of ["rotterdam", "star", "panama", String(emsaImo), `mmsi-${SHARED_MMSI}`]) for (const h of (await api(`/api/v1/search?q=${q}`)).data.slice(0, 8)) links.push(h.page);
+    // Companies as search finds them and as their own answer names them, and every ship of a fleet; every waterway.
+    const companyHits = (await api("/api/v1/search?q=alaska%20tanker&kind=company")).data.slice(0, 5) as { kind: string; page: string; id: string }[];
+    assert.ok(companyHits.length > 0 && companyHits.every((h) => h.kind === "company"));
+    for (const h of companyHits) {
+      const c = await api(`/api/v1/companies/${h.id}`);
+      links.push(h.page, c.page, ...c.data.fleet.map((f: { vessel: { page: string } }) => f.vessel.page));
+    }
+    const waterways = (await api("/api/v1/waterways")).data as { page: string }[];
+    assert.ok(waterways.length >= 28);
+    links.push(...waterways.map((w) => w.page));
     const kinds = new Set<string>();
     for (const link of links.filter(Boolean)) {
       const path = new URL(link).pathname;
@@ -121,7 +140,66 @@ describe("public pages", () => {
       assert.equal(r.statusCode, 200, `${link} -> ${r.statusCode} ${r.headers.location ?? ""}`);
       assert.match(String(r.headers["content-type"]), /^text\/html/);
     }
-    assert.deepEqual([...kinds].sort(), ["flag", "port", "vessel", "wreck"]);
+    assert.deepEqual([...kinds].sort(), ["company", "flag", "port", "vessel", "waterway", "wreck"]);
+  });
+
+  it("a company page shows its records, ids and fleet with role, quoted evidence and source, each ship linking to its page", async () => {
+    const r = await page(t, "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc");
+    assert.equal(r.statusCode, 200);
+    const body = main(r.body);
+    assert.match(body, /<h1>Alaska Tanker Co LLC<\/h1>/);
+    assert.match(body, /<table id="records">[\s\S]*<code>marad<\/code><\/td><td>Alaska Tanker Co LLC<\/td>/);
+    assert.match(body, /<dt>Entity id<\/dt><dd>marad-name-alaska-tanker-co-llc<\/dd>/);
+    assert.match(body, /id="designations-none"/);
+    const row = /<tr><td><a href="([^"]+)">ALASKAN EXPLORER<\/a><\/td><td>IMO 9244661<\/td><td>([^<]+)<\/td><td><q>([^<]+)<\/q><\/td><td><code>marad<\/code><\/td><\/tr>/.exec(body);
+    assert.ok(row, body);
+    assert.deepEqual([row[2], row[3]], ["Operator", "Operator: Alaska Tanker Co LLC"]);
+    assert.equal((await page(t, row[1]!)).statusCode, 200, row[1]);
+    assert.match(body, /id="withheld-none"/);
+    assert.match(body, /<h2 id="sources-h">Sources<\/h2>/);
+  });
+
+  it("a waterway page draws its gate, counts a shared station's crossing by direction and charts the daily series", async () => {
+    const url = "/waterway/chokepoint9-dover-strait";
+    const before = main((await page(t, url)).body);
+    /** The 24-hour row of the counts table, by its column headings (the two directions and the total). */
+    const counts24h = (body: string): Record<string, number> => {
+      const heads = [...(/<table id="counts">[\s\S]*?<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(body)?.[1] ?? "").matchAll(/<th scope="col">([^<]+)<\/th>/g)].map((x) => x[1]!).slice(1);
+      const cells = [...(/<th scope="row">Last 24 hours<\/th>([\s\S]*?)<\/tr>/.exec(body)?.[1] ?? "").matchAll(/<td>([\d,]+)<\/td>/g)].map((x) => Number(x[1]!.replace(/,/g, "")));
+      assert.equal(cells.length, heads.length, body);
+      return Object.fromEntries(heads.map((h, i) => [h, cells[i]!]));
+    };
+    const was = counts24h(before);
+    assert.deepEqual(Object.keys(was).sort(), ["Total", "northeast-bound", "southwest-bound"]);
+    // The map's data: the gate as a line of two or more ends.
+    const m = /data-map="([^"]*)"/.exec(before);
+    const map = JSON.parse(m![1]!.replace(/&quot;/g, '"')) as { lines: { coordinates: [number, number][] }[] };
+    assert.equal(map.lines.length, 1);
+    assert.ok(map.lines[0]!.coordinates.length >= 2);
+    assert.match(before, /<dt>Method<\/dt><dd>chokepoint_transit\.gate_crossing<\/dd>/);
+    assert.match(before, /<dt>Version<\/dt><dd>[^<]+<\/dd>/);
+    assert.match(before, /<dt>Confidence<\/dt><dd>(high|medium|low|none) \(window 24h\)<\/dd>/);
+
+    // A tanker from a shared station sails south-west through the strait.
+    const shared = await stationFor(t, "pro", "shared-dover-page");
+    await t.service.services.stations.updateStation(shared.id, { shared: true, redistribution: true, commercial: true });
+    t.service.ingest.directory.forget();
+    const voyage = sailVoyage([{ sail: [1.2, 50.8], knots: 15 }], { mmsi: 235_200_101, stationId: shared.id, start: t.clock.now() - 2 * HOUR, from: [2.0, 51.3] });
+    const station = (await t.service.ingest.directory.byId(shared.id))!;
+    const lines = [...staticLines({ mmsi: 235_200_101, shipname: "PAGE TANKER", shipType: 80 }), ...voyage.fixes.map((f) => positionLine({ mmsi: f.mmsi, lat: f.lat, lon: f.lon, sog: f.sog ?? 0, navStatus: 0 }, Math.floor(f.time / 1000) * 1000))];
+    const r = t.service.ingest.pipeline.submit(station, lines, { source: "test-page", transport: "http" });
+    await t.service.ingest.pipeline.flush();
+    await r.stored;
+    await t.service.derived!.idle();
+
+    const after = main((await page(t, url)).body);
+    const now = counts24h(after);
+    assert.equal(now.Total, was.Total! + 1);
+    assert.equal(now["southwest-bound"], was["southwest-bound"]! + 1);
+    assert.equal(now["northeast-bound"], was["northeast-bound"]);
+    assert.match(after, /<svg class="chart" role="img" aria-labelledby="chart-transits-per-day"/);
+    assert.match(after, /<table id="series">/);
+    assert.match(after, new RegExp(`station:${shared.id}`));
   });
 
   it("pages carry an ETag; asking again with it is a 304 without a body", async () => {
