@@ -2,7 +2,7 @@
  * The public pages in chromium: every kind opens as HTML with no console error, no request
  * leaving the service and no serious or critical axe violation; maps draw their features on
  * the bundled land; every `page` link the API hands out opens; a ship heard by a shared
- * station shows its track; a legacy wreck slug lands on the canonical page; a source that
+ * station shows its track; a company's fleet and a waterway's gate and daily chart show; a legacy wreck slug lands on the canonical page; a source that
  * denies `web` use is kept off the pages, which say so. A screenshot of each kind goes to
  * test-output/screenshots/.
  */
@@ -81,6 +81,16 @@ describe("browser: public pages", () => {
     await visit(f, page, outside, "port", "/port/NLRTM", { map: true });
     await visit(f, page, outside, "flag", "/flag/PA");
     await visit(f, page, outside, "wreck", "/wreck/14296-algeria", { map: true });
+    await visit(f, page, outside, "company", "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc");
+    assert.ok((await page.locator("#fleet tbody tr").count()) >= 1);
+    assert.match((await page.locator("#fleet q").first().textContent()) ?? "", /Alaska Tanker Co LLC/);
+    await visit(f, page, outside, "waterway", "/waterway/chokepoint9-dover-strait", { map: true });
+    // The gate: a line with a length on screen, not a dot; and the daily series as a chart of 30 bars.
+    const gate = (await page.locator("path.gate-line").boundingBox())!;
+    assert.ok(Math.hypot(gate.width, gate.height) > 20, `gate spans ${gate.width} x ${gate.height} px`);
+    assert.equal(await page.locator("svg.chart rect.bar").count(), 30);
+    await visit(f, page, outside, "company-not-found", "/company/ofac-99999999", { status: 404 });
+    await visit(f, page, outside, "waterway-not-found", "/waterway/chokepoint99", { status: 404 });
     await visit(f, page, outside, "search", "/search?q=rotterdam");
     await visit(f, page, outside, "search-empty", "/search");
     await visit(f, page, outside, "not-found", "/vessel/mmsi-999999999", { status: 404 });
@@ -126,6 +136,11 @@ describe("browser: public pages", () => {
     for (const code of ["PA", "LR", "MT"]) links.add((await api(`/api/v1/flags/${code}`)).page);
     for (const id of ["14296", "algeria-14296", "1"]) links.add((await api(`/api/v1/wrecks/${id}`)).page);
     for (const q of ["heard", "rotterdam", "star", "malta", "nlrtm"]) for (const h of (await api(`/api/v1/search?q=${q}`)).data.slice(0, 4)) links.add(h.page);
+    for (const h of (await api("/api/v1/search?q=alaska%20tanker&kind=company")).data.slice(0, 3)) {
+      links.add(h.page);
+      for (const s of (await api(`/api/v1/companies/${h.id}`)).data.fleet.slice(0, 2)) links.add(s.vessel.page);
+    }
+    for (const w of (await api("/api/v1/waterways")).data.filter((x: { id: string }) => ["chokepoint1", "chokepoint9", "kiel-canal"].includes(x.id))) links.add(w.page);
     const { context, outside } = await newContext(f.browser, f.base);
     const page = await context.newPage();
     const kinds = new Set<string>();
@@ -139,7 +154,7 @@ describe("browser: public pages", () => {
       assert.equal(page.url(), link);
       kinds.add(new URL(link).pathname.split("/")[1]!);
     }
-    assert.deepEqual([...kinds].sort(), ["flag", "port", "vessel", "wreck"]);
+    assert.deepEqual([...kinds].sort(), ["company", "flag", "port", "vessel", "waterway", "wreck"]);
     assert.deepEqual(outside, []);
     await context.close();
   });
