@@ -12,6 +12,9 @@ import { HOUR, identity, imoOf, MIN, station, used, writeTrack } from "../vessel
 import { hashPassword } from "../../src/adapters/web/password-hasher.ts";
 import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
 import { Browser, makeUser, PASSWORD } from "./helpers.ts";
+import { readFileSync } from "node:fs";
+import { importSanctionsFiles } from "../../src/adapters/importers/sanctions-import.ts";
+import { OFAC_2024_05_03 } from "../sanctions/helpers.ts";
 import { sailVoyage } from "../helpers/voyage.ts";
 import { positionLine, staticLines, stationFor } from "../ingest/helpers.ts";
 
@@ -257,6 +260,34 @@ describe("public pages", () => {
     assert.match(main(r.body), new RegExp(`href="/vessel/${SHARED_IMO}-heard-aland"`));
     const none = await page(t, "/search?q=zzzzqqqq");
     assert.match(main(none.body), /Nothing found/);
+  });
+});
+
+describe("public pages: a sanctioned company", () => {
+  let t: TestService;
+  before(async () => {
+    t = await startTestService();
+    // The real 2024-05-03 SDN sample links ARTAVIL and other tankers to this company; its own entity row (SDN.CSV layout) is made up here.
+    const entity = '9702,"NATIONAL IRANIAN TANKER COMPANY",-0- ,"IRAN] [NPWMD",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"Company Number IMO 5000001; a.k.a. \'NITC\'."\r\n';
+    await importSanctionsFiles(t.service.services, "ofac", [{ name: "SDN.CSV", bytes: readFileSync(OFAC_2024_05_03) }, { name: "SDN-entities.CSV", bytes: Buffer.from(entity) }], "test", { asOf: "2024-05-03" });
+    await t.service.services.vessels.refresh(t.clock.now());
+  });
+  after(() => t.close());
+
+  it("the list's record id redirects to the company's strongest id; the page shows its designation, alias and linked fleet", async () => {
+    const canonical = "/company/imo-5000001-national-iranian-tanker-company";
+    for (const from of ["/company/ofac-9702", "/company/imo-5000001", "/company/imo-5000001-nitc"]) {
+      const r = await page(t, from);
+      assert.equal(r.statusCode, 301, from);
+      assert.equal(r.headers.location, canonical, from);
+    }
+    const r = await page(t, canonical);
+    assert.equal(r.statusCode, 200);
+    const body = main(r.body);
+    assert.match(body, /<ul id="designations"><li><strong>OFAC<\/strong> record 9702: NATIONAL IRANIAN TANKER COMPANY \(programmes IRAN, NPWMD\)/);
+    assert.match(body, /<td>NITC<\/td>/);
+    assert.match(body, /<dt>Also known by<\/dt><dd>[^<]*ofac-9702/);
+    assert.match(body, /<a href="\/vessel\/9187629-artavil">ARTAVIL<\/a><\/td><td>IMO 9187629<\/td><td>Linked \(role not stated\)<\/td><td><q>Linked To: NATIONAL IRANIAN TANKER COMPANY<\/q><\/td><td><code>ofac<\/code>/);
   });
 });
 
