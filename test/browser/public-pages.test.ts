@@ -89,6 +89,7 @@ describe("browser: public pages", () => {
     const gate = (await page.locator("path.gate-line").boundingBox())!;
     assert.ok(Math.hypot(gate.width, gate.height) > 20, `gate spans ${gate.width} x ${gate.height} px`);
     assert.equal(await page.locator("svg.chart rect.bar").count(), 30);
+    assert.match((await page.locator("#series-range").textContent()) ?? "", /^Per UTC day, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\.$/);
     await visit(f, page, outside, "company-not-found", "/company/ofac-99999999", { status: 404 });
     await visit(f, page, outside, "waterway-not-found", "/waterway/chokepoint99", { status: 404 });
     await visit(f, page, outside, "search", "/search?q=rotterdam");
@@ -167,6 +168,10 @@ describe("browser: public pages", () => {
     assert.equal(await page.locator("#track tbody tr").count(), 100);
     await visit(f, page, outside, "port-nojs", "/port/NLRTM");
     assert.match((await page.locator("#coordinates").textContent()) ?? "", /51\.9167, 4\.5000/);
+    await visit(f, page, outside, "waterway-nojs", "/waterway/chokepoint9-dover-strait");
+    assert.equal(await page.locator("#waterway-map-figure").isVisible(), false);
+    assert.equal(await page.locator("#counts tbody tr").count(), 3);
+    assert.equal(await page.locator("svg.chart rect.bar").count(), 30);
     await visit(f, page, outside, "search-nojs", "/search?q=heard");
     await context.close();
   });

@@ -72,7 +72,10 @@ function countsTable(w: Waterway): Html {
 function seriesSection(t: Transits, directions: string[]): Html {
   if (t.series === null) return html`<p id="series">Withheld (see below).</p>`;
   const series = t.series;
+  // Bars are labelled by day of month; the range is said once beside them.
+  const range = series.length > 0 ? html`<p class="hint" id="series-range">Per UTC day, ${series[0]!.date} to ${series.at(-1)!.date}.</p>` : html``;
   return html`${barChart("Transits per day", series.map((s) => ({ label: s.date.slice(8, 10), value: s.total })), "vessels", 28)}
+${range}
 <details><summary>The same as a table</summary><table id="series"><caption>Transits per UTC day</caption><thead><tr><th scope="col">Date</th>${directions.map((d) => html`<th scope="col">${d}</th>`)}<th scope="col">Total</th></tr></thead>
 <tbody>${series.map((s) => html`<tr><th scope="row">${s.date}</th>${directions.map((d) => html`<td>${s.byDirection[d] ?? 0}</td>`)}<td>${s.total}</td></tr>`)}</tbody></table></details>`;
 }
