@@ -70,7 +70,9 @@ export class SourceRegistry {
     if (!shared || !base) return base;
     const p = shared.permissions;
     const cap = base.permissions;
-    return { ...shared, permissions: { api: p.api && cap.api, redistribution: p.redistribution && cap.redistribution, commercial: p.commercial && cap.commercial } };
+    // Web use: the owner's API grant, within the operator's web permission (its API one when unset).
+    const web = (p.web ?? p.api) && (cap.web ?? cap.api);
+    return { ...shared, permissions: { api: p.api && cap.api, web, redistribution: p.redistribution && cap.redistribution, commercial: p.commercial && cap.commercial } };
   }
 
   /** Which entry governs each feed station's data; replaces what was bound before. */
