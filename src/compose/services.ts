@@ -75,6 +75,8 @@ export interface ServiceCore {
   archive: SqlArchiveStore;
   /** Public AIS feeds: run by `serve` (`feeds.start()`); the list and statuses are in `services.feeds`. */
   feeds: FeedRunner;
+  /** Links stored static reports into the vessel registry; `drain()` waits for what is queued (tests, stop). */
+  identityLinks: IdentityLinker;
   /** The stations of public feeds (cached); `refresh()` after adding one in this process. */
   feedStations: FeedStations;
   /** Live port-call and transit derivation over ingested positions; null when DERIVED_FACTS=off. */
@@ -199,7 +201,6 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"), (sealed) => secretBox.open(sealed));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
-  ingest.pipeline.onPositions = (fixes) => webhooks.onPositions(fixes);
   // A static report is linked into the vessel registry as soon as it is stored (a ship's IMO answers at once).
   const identityLinker = new IdentityLinker((keys) => services.vessels.linkIdentities(keys), (err) => log.warn({ err }, "vessel registry: linking static reports failed; the periodic refresh links them"));
   ingest.pipeline.onIdentities = (keys) => identityLinker.add(keys);
@@ -235,6 +236,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     ingest,
     webhooks,
     feeds,
+    identityLinks: identityLinker,
     feedStations,
     tracks,
     archive,

@@ -88,6 +88,8 @@ const withStation = async (t: TestService, a: Account) => {
   ].join("\n");
   const r = await t.service.app.inject({ method: "POST", url: "/ingest/nmea", headers: { "content-type": "text/plain", authorization: `Bearer ${secret}` }, payload: body });
   if (r.statusCode !== 200) throw new Error(`ingest answered ${r.statusCode}: ${r.body}`);
+  // The ship's IMO is linked just after the report is stored: wait for it, so REST and MCP see the same link.
+  await t.service.identityLinks.drain();
 };
 
 /** Links the imported sanctions lists into the vessel registry (what `serve` does every minute). */
