@@ -29,7 +29,7 @@ describe("shared stations in the rights engine", () => {
   it("a shared station is a source of its own, named by its owner, with the uses granted", () => {
     const r = registry(stationEntry(true, true, true));
     assert.equal(r.get("station:6")!.name, "Pier AIS");
-    assert.deepEqual(r.get("station:5")!.permissions, { api: true, redistribution: true, commercial: false });
+    assert.deepEqual(r.get("station:5")!.permissions, { api: true, web: true, redistribution: true, commercial: false });
     assert.equal(r.get("station:7")!.id, "station", "a private station falls under the file's entry");
     assert.equal(decide(r, ["station:5"], { commercialUse: true, accountId: "acc_someone" }, "api").denials[0]?.why, "no_commercial_use");
     assert.equal(decide(r, ["station:5"], { commercialUse: false, accountId: null }, "redistribution").allowed, true);
@@ -43,7 +43,11 @@ describe("shared stations in the rights engine", () => {
 
   it("the operator's station entry caps every grant, and a file entry for one station wins", () => {
     const capped = registry(stationEntry(true, false, true));
-    assert.deepEqual(capped.get("station:6")!.permissions, { api: true, redistribution: false, commercial: true });
+    assert.deepEqual(capped.get("station:6")!.permissions, { api: true, web: true, redistribution: false, commercial: true });
+    // The operator's `web: false` keeps shared stations' facts off the pages, whatever the owner granted.
+    const offWeb = registry({ ...stationEntry(true, true, true), permissions: { api: true, web: false, redistribution: true, commercial: true } });
+    assert.equal(decide(offWeb, ["station:6"], { commercialUse: false, accountId: null }, "web").denials[0]?.why, "no_web_use");
+    assert.equal(decide(offWeb, ["station:6"], { commercialUse: false, accountId: null }, "api").allowed, true);
     const denied = registry(stationEntry(false, false, false));
     assert.equal(decide(denied, ["station:6"], { commercialUse: false, accountId: null }, "api").denials[0]?.why, "no_api_use");
     const pinned = registry(stationEntry(true, true, true), [{ ...stationEntry(false, false, false), id: "station:6" }]);
