@@ -43,6 +43,18 @@ for (const engine of ENGINES) {
       assert.deepEqual(byId.withheld, []);
     });
 
+    it("finds a waterway by name and by its id, and its page link opens the waterway page", async () => {
+      const byName = await search("q=dover%20strait&kind=waterway");
+      assert.deepEqual([byName.data[0].kind, byName.data[0].id, byName.data[0].name, byName.data[0].match], ["waterway", "chokepoint9", "Dover Strait", "name"]);
+      assert.match(byName.data[0].page, /\/waterway\/chokepoint9-dover-strait$/);
+      const byId = await search("q=kiel-canal");
+      assert.deepEqual([byId.data[0].kind, byId.data[0].id, byId.data[0].match], ["waterway", "kiel-canal", "id"]);
+      const page = await t.service.app.inject({ method: "GET", url: new URL(byName.data[0].page).pathname });
+      assert.equal(page.statusCode, 200);
+      assert.match(String(page.headers["content-type"]), /text\/html/);
+      assert.deepEqual((await search("q=dover&kind=waterway")).withheld, []);
+    });
+
     it("finds a company by name and by its entity id", async () => {
       const byName = await search("q=alaska%20tanker");
       const hit = byName.data.find((h: any) => h.kind === "company");
@@ -65,7 +77,7 @@ for (const engine of ENGINES) {
       const r = await get(t, "/api/v1/search?q=star&kind=canal", key);
       assert.equal(r.status, 400);
       assert.equal(r.body.error.param, "kind");
-      assert.match(r.body.error.rule, /vessel, port, company, wreck, flag/);
+      assert.match(r.body.error.rule, /vessel, port, company, wreck, waterway, flag/);
     });
   });
 }
