@@ -11,16 +11,13 @@
  * the machine's load hits them alike. SQLite always, PostgreSQL too when DATABASE_URL is set.
  * The lists are the real samples of test/fixtures/sanctions (OFAC 851, UK 632, EU 674 vessels).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importSanctions, importSanctionsFiles } from "../src/adapters/importers/sanctions-import.ts";
-import { parseConfig } from "../src/config.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
-import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
+import { PROJECT_ROOT, type Service } from "../src/main.ts";
 import { reassembleUkCsv } from "../test/adapters/importers/sanctions/helpers.ts";
 import { percentile } from "./percentile.ts";
-import { scratchDatabase } from "./scratch-database.ts";
+import { withEngineService } from "./engine-service.ts";
 
 const perRound = Number(process.argv[2] ?? 500);
 const rounds = Number(process.argv[3] ?? 5);
@@ -53,14 +50,8 @@ async function screenIds(service: Service): Promise<string> {
 
 
 async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-screen-"));
-  const env: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: "silent", DATA_DIR: dataDir };
-  if (engine === "sqlite") delete env.DATABASE_URL;
-  // A database of its own on PostgreSQL, dropped at the end, so the run leaves nothing behind.
-  const scratch = engine === "postgres" ? await scratchDatabase(process.env.DATABASE_URL!) : null;
-  if (scratch) env.DATABASE_URL = scratch.url;
-  const service = await createService(parseConfig(env, PROJECT_ROOT));
-  try {
+  // A fresh service per engine (a scratch database on PostgreSQL), removed at the end.
+  return withEngineService(engine, async (service) => {
     await loadLists(service);
     // Keys on accounts of their own: a screen costs 50 credits and each key may make 200 calls a second.
     const keys: string[] = [];
@@ -94,11 +85,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
     return endpoints.map(
       ([name], i) => `| ${engine} | ${name} | ${percentile(times[i]!, 50).toFixed(2)} | ${percentile(times[i]!, 90).toFixed(2)} | ${percentile(times[i]!, 99).toFixed(2)} | ${times[i]!.length} |`,
     );
-  } finally {
-    await service.close();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 const lines: string[] = [];

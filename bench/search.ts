@@ -15,18 +15,13 @@
  * the queries taking turns. SQLite always, PostgreSQL too when DATABASE_URL is set (a
  * scratch database, dropped at the end).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { importDataset } from "../src/adapters/importers/datasets.ts";
-import { parseConfig } from "../src/config.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { normalizeName } from "../src/domain/vessels/names.ts";
-import { createService, PROJECT_ROOT } from "../src/main.ts";
 import type { FleetImport } from "../src/ports/vessels.ts";
 import type { CompanyRecord } from "../src/domain/companies/company.ts";
 import { percentile } from "./percentile.ts";
-import { scratchDatabase } from "./scratch-database.ts";
+import { withEngineService } from "./engine-service.ts";
 
 const perQuery = Number(process.argv[2] ?? 50);
 const rounds = Number(process.argv[3] ?? 4);
@@ -80,13 +75,8 @@ function generatedFleet(names: readonly string[]): FleetImport[] {
 }
 
 async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), "mds-bench-search-"));
-  const env: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: "silent", DATA_DIR: dataDir };
-  if (engine === "sqlite") delete env.DATABASE_URL;
-  const scratch = engine === "postgres" ? await scratchDatabase(process.env.DATABASE_URL!) : null;
-  if (scratch) env.DATABASE_URL = scratch.url;
-  const service = await createService(parseConfig(env, PROJECT_ROOT));
-  try {
+  // A fresh service per engine (a scratch database on PostgreSQL), removed at the end.
+  return withEngineService(engine, async (service) => {
     let started = performance.now();
     await importDataset(service, "ports", undefined, { progress: false });
     await importDataset(service, "wrecks", undefined, { progress: false });
@@ -159,11 +149,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
       ),
       `| ${engine} | **all queries** | | **${percentile(all, 50).toFixed(2)}** | ${percentile(all, 90).toFixed(2)} | ${percentile(all, 99).toFixed(2)} | ${percentile(allBare, 50).toFixed(2)} |`,
     ];
-  } finally {
-    await service.close();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 const lines: string[] = [];
