@@ -5,6 +5,7 @@ import type { PortCall, PortCallEvent } from "../../domain/derived/port-call-det
 import type { GateCrossing, GateSet } from "../../domain/derived/transit-detector.ts";
 import type { DerivedCommit, DerivedStore } from "../../ports/derived.ts";
 import type { NewAlert } from "../../ports/webhooks.ts";
+import { SerialTasks } from "../shared/serial-tasks.ts";
 
 /** Queued fixes evaluated and committed together (one ingest batch holds at most 5,000). */
 const PAGE = 5_000;
@@ -34,12 +35,13 @@ export class DerivedFacts {
   readonly #d: DerivedFactsDeps;
   #ports: Promise<PortAreaIndex> | null = null;
   readonly #states = new Map<string, VesselDerivedState>();
-  #queue: Promise<void> = Promise.resolve();
-  #drainQueued: Promise<void> | null = null;
+  /** Drains run one at a time; wake-ups while one waits to start join it. */
+  readonly #tasks: SerialTasks;
   #wake: ReturnType<typeof setTimeout> | null = null;
 
   constructor(deps: DerivedFactsDeps) {
     this.#d = deps;
+    this.#tasks = new SerialTasks((e) => deps.onError?.(e));
   }
 
   /** The port areas, read once from the reference store (re-read by `reloadPorts`). */
@@ -66,11 +68,7 @@ export class DerivedFacts {
   }
 
   poll(): Promise<void> {
-    this.#drainQueued ??= this.#enqueue(() => {
-      this.#drainQueued = null;
-      return this.#drain();
-    });
-    return this.#drainQueued;
+    return this.#tasks.coalesced(() => this.#drain());
   }
 
   /** Resolves when every fix handed over so far is derived. */
@@ -80,14 +78,9 @@ export class DerivedFacts {
       this.#wake = null;
       return this.poll();
     }
-    return this.#queue;
+    return this.#tasks.idle();
   }
 
-  #enqueue(task: () => Promise<void>): Promise<void> {
-    const run = this.#queue.then(task).catch((e: unknown) => this.#d.onError?.(e));
-    this.#queue = run;
-    return run;
-  }
 
   async #drain(): Promise<void> {
     const ports = await this.ports();

@@ -9,6 +9,7 @@ import type { AlertStore, ZonePresence, ZoneStateStore } from "../../ports/alert
 import type { Clock } from "../../ports/clock.ts";
 import type { IngestStation, PositionFix, PositionStore } from "../../ports/positions.ts";
 import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
+import { SerialTasks } from "../shared/serial-tasks.ts";
 
 export interface ZoneAlertsDeps {
   alerts: AlertStore;
@@ -52,19 +53,19 @@ export class ZoneAlerts {
   readonly #d: ZoneAlertsDeps;
   readonly #index = new ZoneIndex();
   readonly #trackers = new Map<string, ZoneTracker>();
-  #queue: Promise<void> = Promise.resolve();
+  /** Batches, zone re-reads and drains run one at a time, in order; wake-ups while a drain waits to start join it. */
+  readonly #tasks: SerialTasks;
   #loaded: Promise<void> | null = null;
   /** The trackers hold the saved state (false at start and after a commit failed or was refused). */
   #stateLoaded = false;
   /** The saved state's version the trackers hold (stateVersion()). */
   #stateVersion = 0;
-  /** A drain is queued and has not started: wake-ups until then join it. */
-  #drainQueued: Promise<void> | null = null;
   #lastPrune = 0;
   #zonesRead = false;
 
   constructor(deps: ZoneAlertsDeps) {
     this.#d = deps;
+    this.#tasks = new SerialTasks((e) => deps.onError?.(e));
   }
 
   get zones(): number {
@@ -94,7 +95,7 @@ export class ZoneAlerts {
 
   /** An account's zones changed (created or deleted here or in another process): re-read them, in order with the batches. */
   accountChanged(accountId: string): Promise<void> {
-    return this.#enqueue(async () => {
+    return this.#tasks.run(async () => {
       await this.load();
       const fresh = await this.#d.alerts.listZones(accountId);
       const keep = new Set(fresh.map((z) => z.id));
@@ -115,7 +116,7 @@ export class ZoneAlerts {
    * with the batches. `serve` calls it every minute.
    */
   refresh(): Promise<void> {
-    return this.#enqueue(async () => {
+    return this.#tasks.run(async () => {
       await this.load();
       const fresh = await this.#d.alerts.allZones();
       const keep = new Set(fresh.map((z) => z.id));
@@ -139,23 +140,14 @@ export class ZoneAlerts {
 
   /** Evaluates every queued fix; wake-ups while one waits to start share it. */
   poll(): Promise<void> {
-    this.#drainQueued ??= this.#enqueue(() => {
-      this.#drainQueued = null;
-      return this.#drain();
-    });
-    return this.#drainQueued;
+    return this.#tasks.coalesced(() => this.#drain());
   }
 
   /** Resolves when every batch handed over so far is evaluated and its alerts recorded. */
   idle(): Promise<void> {
-    return this.#queue;
+    return this.#tasks.idle();
   }
 
-  #enqueue(task: () => Promise<void>): Promise<void> {
-    const run = this.#queue.then(task).catch((e: unknown) => this.#d.onError?.(e));
-    this.#queue = run;
-    return run;
-  }
 
   async #drain(): Promise<void> {
     await this.load();
