@@ -6,9 +6,11 @@ import { FeedMetrics } from "../adapters/ingest/feeds/metrics.ts";
 import { FeedRunner, type FeedRunnerOptions } from "../adapters/ingest/feeds/runner.ts";
 import { SqlFeedStore } from "../adapters/storage/feed-store.ts";
 import { FeedStations } from "../adapters/storage/feed-stations.ts";
-import { FlexibleRateLimiter } from "../adapters/limits/rate-limiter.ts";
+import { FixedWindowLimiter } from "../adapters/limits/fixed-window-limiter.ts";
+import { RedisAdmission } from "../adapters/limits/redis-admission.ts";
+import { SequentialAdmission } from "../adapters/limits/sequential-admission.ts";
 import { announcingRevocations } from "../adapters/revocation/announcing-accounts.ts";
-import { type KeyRevocations, keyRevocations } from "../adapters/revocation/key-revocations.ts";
+import { type CachedCredentials, type KeyRevocations, keyRevocations } from "../adapters/revocation/key-revocations.ts";
 import { ConnectedApps, type OAuthDeps, OAuthTokenVerifier } from "../adapters/oauth/index.ts";
 import { OAuthPrincipals } from "../adapters/oauth/token-principals.ts";
 import { SqlAccountStore } from "../adapters/storage/accounts-store.ts";
@@ -27,6 +29,7 @@ import { SqlFlagFleetReader } from "../adapters/storage/flag-fleet-store.ts";
 import { SqlInspectionStore } from "../adapters/storage/inspection-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions-store.ts";
 import { SqlStationStore } from "../adapters/storage/station-store.ts";
+import { OwnStations } from "../adapters/storage/own-stations.ts";
 import { SharedStations } from "../adapters/storage/shared-stations.ts";
 import { type ArchiveLocation, SqlArchiveStore } from "../adapters/storage/archive-store.ts";
 import { SqlSearchStore } from "../adapters/storage/search-store.ts";
@@ -43,8 +46,10 @@ import { GateSet } from "../domain/derived/transit-detector.ts";
 import { loadSecretBox } from "../adapters/storage/secret-keys.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runtime.ts";
 import type { Config } from "../config.ts";
+import type { CreditLedger } from "../ports/accounts.ts";
+import type { Admission } from "../ports/admission.ts";
 import type { SessionStore, UserStore } from "../ports/people.ts";
-import { KeyAuthenticator } from "../operations/authenticate.ts";
+import { ANNOUNCED_KEY_CACHE_TTL_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from "../operations/authenticate.ts";
 import type { Pipeline } from "../operations/execute.ts";
 import type { Services } from "../operations/services.ts";
 import type { DatasetLog } from "../ports/reference.ts";
@@ -132,22 +137,32 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const store = await openStore(storeLocation(config));
   const sqlAccounts = new SqlAccountStore(store.db, clock);
   // The authenticator is built below; a revocation reaches it through this late-bound call.
-  let forgetKey: (keyId: string) => void = () => {};
-  const revocations = keyRevocations({ redisUrl: config.redisUrl, forget: (keyId) => forgetKey(keyId), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") });
-  const accounts = announcingRevocations(sqlAccounts, (keyId) => revocations.revoked(keyId));
-  const limiter = new FlexibleRateLimiter({ clock, redisUrl: config.redisUrl, keyPrefix: options.rateLimitPrefix ?? `${config.redisPrefix}:rl` });
-  // With Redis, every process charges one balance there, written behind to the store (docs/adr/0001-credit-ledger.md).
+  let forgetKey: (what: CachedCredentials) => void = () => {};
+  const revocations = keyRevocations({ redisUrl: config.redisUrl, forget: (what) => forgetKey(what), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") });
+  const accounts = announcingRevocations(sqlAccounts, revocations);
+  // With Redis, every process charges one balance there, written behind to the store (docs/adr/0001-credit-ledger.md),
+  // and draws on one rate window per key; a call's rate limit and charge are decided together, in one script.
   // Without: SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
   const sqlLedger = new SqlCreditLedger(store.counters, store.dialect);
-  const ledger = config.redisUrl
-    ? new RedisCreditLedger({ redisUrl: config.redisUrl, store: sqlLedger, prefix: config.redisPrefix, onError: (err) => log.warn({ err }, "credit ledger: Redis error") })
-    : store.engine === "sqlite"
-      ? new WriteBehindLedger(sqlLedger)
-      : sqlLedger;
+  const ratePrefix = options.rateLimitPrefix ?? `${config.redisPrefix}:rl`;
+  let ledger: CreditLedger;
+  let admission: Admission;
+  if (config.redisUrl) {
+    const redisLedger = new RedisCreditLedger({ redisUrl: config.redisUrl, store: sqlLedger, prefix: config.redisPrefix, onError: (err) => log.warn({ err }, "credit ledger: Redis error") });
+    ledger = redisLedger;
+    admission = new RedisAdmission({ redisUrl: config.redisUrl, ledger: redisLedger, ratePrefix, onError: (err) => log.warn({ err }, "admission: Redis error") });
+  } else {
+    ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
+    admission = new SequentialAdmission(new FixedWindowLimiter(clock), ledger);
+  }
   // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.
   const webhookStore = new SqlWebhookStore(store.db, store.dialect, secretBox);
-  // Shared stations' visible set is dropped at once when a station's sharing changes here.
-  const stations = new SqlStationStore(store.db, clock, secretBox, config.ingestPlainPorts, () => sharedStations.invalidate());
+  // Cached station sets drop a change made here at once: the shared set when sharing changes, an account's own list when it gains a station.
+  const stations = new SqlStationStore(store.db, clock, secretBox, config.ingestPlainPorts, {
+    sharingChanged: () => sharedStations.invalidate(),
+    created: (accountId) => ownStations.added(accountId),
+  });
+  const ownStations = new OwnStations((accountId) => stations.ownStationIds(accountId), clock);
   await Promise.all([webhookStore.sealSecrets(), stations.sealUdpKeys()]).catch(async (e: unknown) => {
     await store.close();
     throw e;
@@ -173,7 +188,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     ledger,
     stations,
     positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true, derivedQueue: () => config.derivedFacts }),
-    limiter,
+    admission,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
     flagFleet: new SqlFlagFleetReader(store.db),
@@ -181,7 +196,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     companies: new SqlCompanyStore(store.db),
     inspections: new SqlInspectionStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
-    vessels: new SqlVesselStore(store.db, store.dialect, () => sharedStations.ids(), () => feedStations.ids()),
+    vessels: new SqlVesselStore(store.db, store.dialect, { shared: () => sharedStations.ids(), feeds: () => feedStations.ids(), own: (accountId) => ownStations.ids(accountId) }),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,
@@ -196,8 +211,10 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const oauthStore = new SqlOAuthStore(store.db);
   const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
   // Keys everywhere; OAuth access tokens where the call's address is the one they were issued for (/mcp).
-  const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock, new OAuthPrincipals(oauth.tokens, accounts)) };
-  forgetKey = (keyId) => pipeline.auth.forget(keyId);
+  // Keys are remembered longer where every process hears of revocations and plan changes (Redis).
+  const keyCacheTtl = revocations.shared ? ANNOUNCED_KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS;
+  const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock, new OAuthPrincipals(oauth.tokens, accounts), keyCacheTtl) };
+  forgetKey = (what) => pipeline.auth.forget(what === "all" ? undefined : what);
   const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"), (sealed) => secretBox.open(sealed));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
   webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
@@ -251,7 +268,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       await webhooks.close();
       // Charges still held in memory (write-behind) reach the store before it closes.
       await ledger.close?.();
-      await limiter.close();
+      await admission.close();
       await revocations.close();
       await archive.close();
       await store.close();

@@ -7,13 +7,19 @@ import type { Clock } from "../ports/clock.ts";
 import type { Principal } from "./principal.ts";
 
 /**
- * How long a key lookup is remembered. The revoking process forgets the key at once
- * (forget(keyId)), and other processes hear of it through the revocation channel when
- * there is one (Redis); this bound is what remains when there is none, or it missed a
- * message: a revoked key is refused everywhere within it. One lookup per key and second
- * per process is cheap next to the call it guards.
+ * How long a key lookup is remembered when no other process can tell this one of a change.
+ * The process that revokes a key, or changes an account's plans, forgets it at once; this
+ * bound is what remains for the others: a revoked key is refused everywhere within it.
  */
 export const KEY_CACHE_TTL_MS = 1_000;
+
+/**
+ * How long a key lookup is remembered when every process hears of revocations and plan
+ * changes at once (the Redis channel; a process that lost it forgets everything when it is
+ * back). It bounds only a lost announcement. Hundreds of keys in rotation otherwise cost the
+ * database hundreds of lookups a second per process.
+ */
+export const ANNOUNCED_KEY_CACHE_TTL_MS = 60_000;
 
 /** Calls without a key: sandbox rights (no commercial use), their own small rate. */
 export const ANONYMOUS_ENTITLEMENTS = { ...entitlements(null, null), plans: [], ratePerSecond: ANONYMOUS_RATE_PER_SECOND, monthlyCredits: 0 };
@@ -30,8 +36,8 @@ export interface Authenticator {
    * access token is issued for `{base_url}/mcp` only); API keys are valid for every resource.
    */
   authenticate(authorization: string | undefined, required: boolean, clientAddress: string, resource?: string): Promise<Principal>;
-  /** Drops what is cached about one key (by its id), or everything, so a revocation takes effect at once. */
-  forget(keyId?: string): void;
+  /** Drops what is cached about one key (by its id), an account's keys, or everything, so a revocation or plan change takes effect at once. */
+  forget(what?: { keyId: string } | { accountId: string }): void;
 }
 
 /** A second kind of credential: resolves its own bearer strings, null for strings it does not issue. */
@@ -53,18 +59,23 @@ export class KeyAuthenticator implements Authenticator {
   readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; hash: string; until: number }>();
   readonly #lastUseWritten = new Map<string, number>();
 
-  constructor(accounts: AccountStore, clock: Clock, tokens?: TokenVerifier) {
+  readonly #ttlMs: number;
+
+  /** `cacheTtlMs`: KEY_CACHE_TTL_MS, or ANNOUNCED_KEY_CACHE_TTL_MS where changes are announced to every process. */
+  constructor(accounts: AccountStore, clock: Clock, tokens?: TokenVerifier, cacheTtlMs = KEY_CACHE_TTL_MS) {
     this.#accounts = accounts;
     this.#clock = clock;
     this.#tokens = tokens;
+    this.#ttlMs = cacheTtlMs;
   }
 
-  forget(keyId?: string): void {
-    if (keyId === undefined) {
+  forget(what?: { keyId: string } | { accountId: string }): void {
+    if (what === undefined) {
       this.#cache.clear();
       return;
     }
-    for (const [hash, hit] of this.#cache) if (hit.record?.keyId === keyId) this.#cache.delete(hash);
+    const matches = "keyId" in what ? (r: KeyPrincipalRecord) => r.keyId === what.keyId : (r: KeyPrincipalRecord) => r.accountId === what.accountId;
+    for (const [hash, hit] of this.#cache) if (hit.record && matches(hit.record)) this.#cache.delete(hash);
   }
 
   async authenticate(authorization: string | undefined, required: boolean, clientAddress: string, resource?: string): Promise<Principal> {
@@ -112,7 +123,7 @@ export class KeyAuthenticator implements Authenticator {
     if (hit && hit.until > now && sameDigest(hit.hash, hash)) return hit.record;
     const record = await this.#accounts.findKeyByHash(hash);
     if (this.#cache.size > 50_000) this.#cache.clear();
-    this.#cache.set(hash, { record, hash, until: now + KEY_CACHE_TTL_MS });
+    this.#cache.set(hash, { record, hash, until: now + this.#ttlMs });
     return record;
   }
 }

@@ -17,7 +17,8 @@ export interface Pipeline {
 
 /**
  * The one pipeline every adapter calls, for a principal the adapter has authenticated:
- * plan gate -> rate limit -> validate -> reserve credits -> run -> rights filter -> envelope.
+ * plan gate -> admission (rate limit, then credits reserved; the input is read first for its
+ * cost, and its error reported after the rate limit) -> run -> rights filter -> envelope.
  * A reservation is given back when the call fails, so failed calls (and every 503) cost
  * nothing. Never throws: every failure is an Outcome with its error.
  */
@@ -41,18 +42,36 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
       });
     }
 
-    const rate = await services.limiter.consume(principal.subject, ent.ratePerSecond);
+    // Input and cost first, so the rate limit and the charge are one admission; an input the
+    // operation refuses still spends its rate budget (a flood of garbage is limited too), and
+    // is refused only after the rate limit was checked, as the limit comes first.
+    let input: Record<string, unknown> | undefined;
+    let cost = 0;
+    let inputError: unknown = null;
+    try {
+      input = parseInput(op, call);
+      cost = costOf(op, input, services.clock.now());
+    } catch (e) {
+      input = undefined;
+      inputError = e;
+    }
+    // Public page views are not metered in credits: the rate limit bounds them.
+    const charged = billing !== null && cost > 0 && use !== "web";
+    const admission = await services.admission.admit({
+      subject: principal.subject,
+      perSecond: ent.ratePerSecond,
+      charge: charged ? { accountId: billing.accountId, keyId: billing.credentialId, period, cost, limit: ent.monthlyCredits } : null,
+    });
+    const rate = admission.rate;
     rateLimit = { limit: rate.limit, remaining: rate.remaining, resetMs: rate.resetMs };
     if (!rate.allowed) {
       retryAfter = Math.max(1, Math.ceil(rate.resetMs / 1000));
       throw new AppError("rate_limited", `More than ${rate.limit} requests per second for this ${principal.kind === "anonymous" ? "client address" : "key"}; retry after ${retryAfter} s.`, { retryAfter });
     }
+    if (input === undefined) throw inputError;
 
-    const input = parseInput(op, call);
-    const cost = costOf(op, input, services.clock.now());
-    // Public page views are not metered in credits: the rate limit bounds them.
-    if (billing && cost > 0 && use !== "web") {
-      const charge = await services.ledger.charge(billing.accountId, billing.credentialId, period, cost, ent.monthlyCredits);
+    const charge = admission.charge;
+    if (charge) {
       if (!charge.ok) {
         credits.remaining = Math.max(0, ent.monthlyCredits - charge.used);
         throw new AppError("credits_exhausted", `This call costs ${cost} credit${cost === 1 ? "" : "s"} and ${credits.remaining} of the account's ${ent.monthlyCredits} monthly credits are left.`, {

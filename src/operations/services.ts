@@ -1,5 +1,6 @@
 import type { SourceRegistry } from "../domain/rights/source.ts";
 import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts.ts";
+import type { Admission } from "../ports/admission.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { CompanyStore } from "../ports/companies.ts";
 import type { FlagFleetReader } from "../ports/flag-fleet.ts";
@@ -7,7 +8,6 @@ import type { InspectionStore } from "../ports/inspections.ts";
 import type { FeedStore } from "../ports/feeds.ts";
 import type { PositionStore } from "../ports/positions.ts";
 import type { DerivedStore, WaterwayCatalog } from "../ports/derived.ts";
-import type { RateLimiter } from "../ports/rate-limiter.ts";
 import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
 import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
 import type { SanctionsStore } from "../ports/sanctions.ts";
@@ -24,7 +24,8 @@ export interface Services {
   stations: StationStore;
   /** AIS received by users' stations; reads name the stations they may see. */
   positions: PositionStore;
-  limiter: RateLimiter;
+  /** Each call's rate limit and credit charge, decided together. */
+  admission: Admission;
   ports: PortStore;
   flags: FlagStore;
   /** Ships under each flag as the fleet and sanctions lists give them. */

@@ -8,6 +8,11 @@ import { startTestService, TestClock, type TestService } from "../helpers/servic
 
 const REDIS_URL = TEST_REDIS_URL;
 
+async function creditLimit(s: Service, key: string): Promise<number> {
+  const res = await s.app.inject({ method: "GET", url: "/api/v1/usage", headers: { authorization: `Bearer ${key}` } });
+  return (res.json() as { data: { credits: { limit: number } } }).data.credits.limit;
+}
+
 async function usageStatus(s: Service, key: string): Promise<{ status: number; code: string | undefined }> {
   const res = await s.app.inject({ method: "GET", url: "/api/v1/usage", headers: { authorization: `Bearer ${key}` } });
   return { status: res.statusCode, code: (res.json() as { error?: { code?: string } }).error?.code };
@@ -37,6 +42,13 @@ describe("key revocation without Redis", () => {
     assert.equal((await usageStatus(a.service, k.key)).status, 200, "the key works and is now cached");
     assert.equal(await a.service.services.accounts.revokeKey(k.keyId), true);
     assert.deepEqual(await usageStatus(a.service, k.key), { status: 401, code: "api_key_revoked" });
+  });
+
+  it("an allowance changed in this process applies to its next call, with no time passing", async () => {
+    const k = await a.key("pro", "deal here");
+    const before = await creditLimit(a.service, k.key);
+    assert.equal(await a.service.services.accounts.setDeal(k.accountId, { monthlyCredits: before + 7, ratePerSecond: null }), true);
+    assert.equal(await creditLimit(a.service, k.key), before + 7);
   });
 
   it("another process refuses it once its cache entry, at most 1 s old, expires", async () => {
@@ -80,5 +92,19 @@ describe("key revocation through Redis", () => {
       last = await usageStatus(b!.service, k.key);
     }
     assert.deepEqual(last, { status: 401, code: "api_key_revoked" });
+  });
+
+  it("an allowance changed in one process reaches the other's next call, while its clock stands still", async (t) => {
+    if (!reachable) return t.skip(`no Redis at ${REDIS_URL}`);
+    const k = await first!.key("pro", "redis deal");
+    const before = await creditLimit(b!.service, k.key);
+    assert.equal(await a!.service.services.accounts.setDeal(k.accountId, { monthlyCredits: before + 11, ratePerSecond: null }), true);
+    // b remembers keys for a minute where changes are announced; only the announcement can change its answer.
+    let limit = await creditLimit(b!.service, k.key);
+    for (let i = 0; i < 100 && limit === before; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      limit = await creditLimit(b!.service, k.key);
+    }
+    assert.equal(limit, before + 11);
   });
 });

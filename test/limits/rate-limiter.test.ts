@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { FlexibleRateLimiter } from "../../src/adapters/limits/rate-limiter.ts";
+import { FixedWindowLimiter } from "../../src/adapters/limits/fixed-window-limiter.ts";
 import { get, startTestService, TestClock, type TestService } from "../helpers/service.ts";
 
 describe("rate limiter windows follow the clock", () => {
   it("When a subject spends its budget, then it waits until the clock passes the window", async () => {
     const clock = new TestClock();
-    const limiter = new FlexibleRateLimiter({ clock });
+    const limiter = new FixedWindowLimiter(clock);
     assert.deepEqual(await limiter.consume("key_a", 2), { allowed: true, limit: 2, remaining: 1, resetMs: 1000 });
     clock.t += 400;
     assert.deepEqual(await limiter.consume("key_a", 2), { allowed: true, limit: 2, remaining: 0, resetMs: 600 });

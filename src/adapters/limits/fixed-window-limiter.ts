@@ -9,10 +9,9 @@ interface Window {
 }
 
 /**
- * The in-process limiter: a one-second fixed window per subject and rate, the same rule
- * rate-limiter-flexible's memory limiter applies (the window opens at the first call and
- * lasts a second). It is ours because that library reads Date.now() and arms a timer per
- * key, so a test clock could not move its windows; here time comes only from the Clock.
+ * The in-process limiter: a one-second fixed window per subject and rate (the window opens
+ * at the first call and lasts a second), the rule redis-admission.ts applies across
+ * processes. Time comes only from the Clock, so a test clock moves its windows.
  * Expired windows are swept at most once a window, when a call comes in, so no timer runs.
  */
 export class FixedWindowLimiter implements RateLimiter {

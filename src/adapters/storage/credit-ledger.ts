@@ -12,6 +12,9 @@ import type { Database } from "./schema.ts";
  * The per-key tallies are for reporting only; they are buffered in memory and written
  * once a second (and before any usage read), so the hot path is one statement.
  */
+/** Keys per statement when the tallies are written (4 parameters each, far below either engine's limit). */
+const KEY_TALLY_CHUNK = 500;
+
 export class SqlCreditLedger implements CreditLedger {
   readonly #db: Kysely<Database>;
   /** Account-month rows known to exist. */
@@ -80,16 +83,27 @@ export class SqlCreditLedger implements CreditLedger {
     }
   }
 
-  /** Writes the buffered per-key tallies. */
+  /**
+   * Writes the buffered per-key tallies, a statement per chunk of keys rather than per key:
+   * a deployment whose callers rotate hundreds of keys would otherwise spend a round trip on
+   * each, several times a second.
+   */
   async flush(): Promise<void> {
     const batch = [...this.#pending.values()];
     this.#pending.clear();
-    for (const p of batch) {
-      await this.#db
-        .insertInto("key_usage")
-        .values({ key_id: p.keyId, period: p.period, calls: p.calls, credits: p.credits })
-        .onConflict((oc) => oc.columns(["key_id", "period"]).doUpdateSet({ calls: sql`key_usage.calls + ${p.calls}`, credits: sql`key_usage.credits + ${p.credits}` }))
-        .execute();
+    for (let i = 0; i < batch.length; i += KEY_TALLY_CHUNK) {
+      const chunk = batch.slice(i, i + KEY_TALLY_CHUNK);
+      try {
+        await this.#db
+          .insertInto("key_usage")
+          .values(chunk.map((p) => ({ key_id: p.keyId, period: p.period, calls: p.calls, credits: p.credits })))
+          .onConflict((oc) => oc.columns(["key_id", "period"]).doUpdateSet({ calls: sql`key_usage.calls + excluded.calls`, credits: sql`key_usage.credits + excluded.credits` }))
+          .execute();
+      } catch (e) {
+        // Kept for the next flush rather than dropped: the tallies are what the usage page reports.
+        for (const p of batch.slice(i)) this.#tally(p.keyId, p.period, p.calls, p.credits);
+        throw e;
+      }
     }
   }
 

@@ -99,6 +99,20 @@ export class RedisCreditLedger implements CreditLedger {
     return `${this.#prefix}:pending`;
   }
 
+  /**
+   * Where a charge of this account-month is made, for admission that charges in a script of
+   * its own (redis-admission.ts): the balance, the pending hash written behind, and the
+   * hash field of the account-month. A charge must add its cost to both, as CHARGE does.
+   */
+  chargeKeys(accountId: string, period: string): { balance: string; pending: string; field: string } {
+    return { balance: this.#balanceKey(accountId, period), pending: this.#pendingKey, field: `${accountId}|${period}` };
+  }
+
+  /** Records a charge made through chargeKeys() in the per-key tallies. */
+  charged(keyId: string, period: string, cost: number): void {
+    this.#store.tally(keyId, period, 1, cost);
+  }
+
   async charge(accountId: string, keyId: string, period: string, cost: number, limit: number): Promise<ChargeResult> {
     const field = `${accountId}|${period}`;
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -38,21 +38,34 @@ function isUniqueViolation(e: unknown): boolean {
   return err.code === "23505" || /UNIQUE constraint failed/i.test(err.message ?? "");
 }
 
+/** What a station store reports as it changes stations, for the caches of station sets. */
+export interface StationChanges {
+  /** A station's sharing or grants changed (the shared snapshot). */
+  sharingChanged?: () => void;
+  /** A station was created for the account (its own-station list). */
+  created?: (accountId: string) => void;
+}
+
 export class SqlStationStore implements StationStore {
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
   /** Seals each station's UDP signing key: the database never holds it in the clear. */
   readonly #box: SecretBox;
   readonly #ports: PlainPortRange;
-  readonly #onSharingChanged: () => void;
+  readonly #changes: StationChanges;
 
-  /** `onSharingChanged`: told when a station's sharing or grants change in this process (the shared snapshot is dropped at once). */
-  constructor(db: Kysely<Database>, clock: Clock, box: SecretBox, ports: PlainPortRange = { from: 5700, to: 5999 }, onSharingChanged: () => void = () => {}) {
+  /** `changes`: who is told of a change made in this process, so cached station sets drop it at once. */
+  constructor(db: Kysely<Database>, clock: Clock, box: SecretBox, ports: PlainPortRange = { from: 5700, to: 5999 }, changes: StationChanges = {}) {
     this.#db = db;
     this.#clock = clock;
     this.#box = box;
     this.#ports = ports;
-    this.#onSharingChanged = onSharingChanged;
+    this.#changes = changes;
+  }
+
+  /** Every station id of an account, ascending. */
+  async ownStationIds(accountId: string): Promise<number[]> {
+    return (await this.#db.selectFrom("stations").select("id").where("account_id", "=", accountId).orderBy("id").execute()).map((r) => r.id);
   }
 
   /** The stored forms of a secret: its digest (found at login) and its sealed UDP signing key. */
@@ -67,6 +80,7 @@ export class SqlStationStore implements StationStore {
       .values({ account_id: accountId, name, ...this.#credentials(secret), shared: 0, created_at: this.#clock.now() })
       .returning("id")
       .executeTakeFirstOrThrow();
+    this.#changes.created?.(accountId);
     try {
       const station = await this.updateStation(row.id, settings);
       return { station: station!, secret };
@@ -89,7 +103,7 @@ export class SqlStationStore implements StationStore {
     if (Object.keys(set).length > 0) {
       const r = await this.#db.updateTable("stations").set(set).where("id", "=", id).executeTakeFirst();
       if (r.numUpdatedRows === 0n) return null;
-      if (set.shared !== undefined || set.share_redistribution !== undefined || set.share_commercial !== undefined || set.source_name !== undefined) this.#onSharingChanged();
+      if (set.shared !== undefined || set.share_redistribution !== undefined || set.share_commercial !== undefined || set.source_name !== undefined) this.#changes.sharingChanged?.();
     }
     if (settings.plainPort === true) await this.#allocatePort(id);
     return this.getStation(id);

@@ -7,6 +7,20 @@ import type { Database } from "./schema.ts";
 import { visibleFilter, visibleUnion } from "./visible-filter.ts";
 
 /**
+ * The station sets a caller's visible set is the union of. The service passes cached
+ * snapshots (shared-stations.ts, feed-stations.ts, own-stations.ts): they are asked on
+ * nearly every request.
+ */
+export interface StationSets {
+  /** Every shared station. */
+  shared?: () => Promise<readonly number[]>;
+  /** The stations of public feeds (none when not given). */
+  feeds?: () => Promise<readonly number[]>;
+  /** An account's own stations. */
+  own?: (accountId: string) => Promise<readonly number[]>;
+}
+
+/**
  * Reads of the vessel registry (migration 0004). Every read filters links by the caller's
  * visible stations: a ship only a station the caller may not see has heard does not exist
  * for the caller.
@@ -17,16 +31,15 @@ export class SqlVesselReads {
 
   readonly #sharedIds: () => Promise<readonly number[]>;
   readonly #feedStations: () => Promise<readonly number[]>;
+  readonly #ownIds: (accountId: string) => Promise<readonly number[]>;
 
-  /**
-   * `sharedIds`: the shared stations (a cached snapshot in the service; read from the table
-   * when not given). `feedStations`: the stations of public feeds (cached by the caller; none without).
-   */
-  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<readonly number[]>, feedStations: () => Promise<readonly number[]> = async () => []) {
+  /** Where the parts of a visible set come from; each is read from the tables when not given (no caching). */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sets: StationSets = {}) {
     this.#db = db;
     this.#dialect = dialect;
-    this.#sharedIds = sharedIds ?? (async () => (await db.selectFrom("stations").select("id").where("shared", "=", 1).execute()).map((r) => r.id));
-    this.#feedStations = feedStations;
+    this.#sharedIds = sets.shared ?? (async () => (await db.selectFrom("stations").select("id").where("shared", "=", 1).execute()).map((r) => r.id));
+    this.#feedStations = sets.feeds ?? (async () => []);
+    this.#ownIds = sets.own ?? (async (accountId) => (await db.selectFrom("stations").select("id").where("account_id", "=", accountId).execute()).map((r) => r.id));
   }
 
   /** What any principal (anonymous included) may see: own stations ∪ shared stations ∪ public feeds' stations (visible-filter.ts). */
@@ -35,11 +48,8 @@ export class SqlVesselReads {
     return visibleUnion(own, shared, feeds);
   }
 
-  async #ownStations(accountId: string | null): Promise<number[]> {
-    if (accountId === null) return [];
-    // Read on every request, so prepared.
-    const q = sql`SELECT id FROM stations WHERE account_id = ${accountId}`.compile(this.#db);
-    return (await this.#dialect.prepared<{ id: number }>(this.#db, "mds_own_stations", q)).map((x) => x.id);
+  async #ownStations(accountId: string | null): Promise<readonly number[]> {
+    return accountId === null ? [] : this.#ownIds(accountId);
   }
 
   async findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null> {

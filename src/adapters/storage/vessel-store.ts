@@ -4,7 +4,7 @@ import type { PositionFix } from "../../ports/positions.ts";
 import type { EmissionImport, FleetImport, RegistryRefreshReport, VesselMmsis, VesselRecord, VesselStore, VisibleStations } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database } from "./schema.ts";
-import { SqlVesselReads } from "./vessel-reads.ts";
+import { SqlVesselReads, type StationSets } from "./vessel-reads.ts";
 import { SqlVesselRegistry } from "./vessel-registry.ts";
 
 /**
@@ -16,9 +16,9 @@ export class SqlVesselStore implements VesselStore {
   readonly #reads: SqlVesselReads;
   readonly #registry: SqlVesselRegistry;
 
-  /** `sharedIds`: the shared stations; `feedStations`: the stations of public feeds. Both are part of every caller's visible set. */
-  constructor(db: Kysely<Database>, dialect: SqlDialect, sharedIds?: () => Promise<readonly number[]>, feedStations?: () => Promise<readonly number[]>) {
-    this.#reads = new SqlVesselReads(db, dialect, sharedIds, feedStations);
+  /** `stations`: where the caller's visible set comes from (own, shared and feed stations). */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, stations: StationSets = {}) {
+    this.#reads = new SqlVesselReads(db, dialect, stations);
     this.#registry = new SqlVesselRegistry(db, dialect);
   }
 
