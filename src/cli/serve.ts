@@ -7,7 +7,7 @@ import { type OpenOptions, openServices, type ServiceCore } from "../compose/ser
 import { DATASETS_DIR, PROJECT_ROOT, type Service } from "../main.ts";
 import { withJobLock } from "../adapters/storage/job-lock.ts";
 import { redisProbe, storageProbe } from "../adapters/storage/probes.ts";
-import { buildOpsServer } from "../compose/ops-server.ts";
+import { buildOpsServer, roleMetricRegistries } from "../compose/ops-server.ts";
 import { startPartitionUpkeep } from "../compose/partition-upkeep.ts";
 import { registerReadiness } from "../compose/readiness.ts";
 import { ReadinessGate } from "../compose/readiness-gate.ts";
@@ -46,7 +46,9 @@ export async function serveCommand(argv: string[], io: CliIo, open: OpenOptions 
   const probes = [storageProbe(core.store.db), ...(config.redisUrl ? [redisProbe(config.redisUrl)] : [])];
   let stopping = false;
   const api = runs(role, "http-api");
-  const server = api ? buildServer(core, { projectRoot: PROJECT_ROOT, ready: false }) : { app: buildOpsServer(), gate: null };
+  const server = api
+    ? buildServer(core, { projectRoot: PROJECT_ROOT, ready: false })
+    : { app: buildOpsServer({ registries: roleMetricRegistries(core, role), metricsToken: config.metricsToken, baseUrl: config.baseUrl }), gate: null };
   // Processes that import the bundled data are not ready until it is in, whichever role they play.
   const dataGate = server.gate ?? (runs(role, "import-data") ? new ReadinessGate(false) : null);
   registerReadiness(server.app, probes, dataGate, () => stopping);
