@@ -81,7 +81,7 @@ describe("sanctions fetched once per deployment, not once per worker (PostgreSQL
     for (const t of timers) t.fire();
     const [a, b] = await Promise.all(refreshers.map((r) => r.running!));
     assert.equal(requestsOf("/uk/UK-Sanctions-List.xml") - before, 1, "the failing list is asked for once");
-    const uk = [...a, ...b].filter((o) => o.list === "uk").map((o) => o.status);
+    const uk = [...a!, ...b!].filter((o) => o.list === "uk").map((o) => o.status);
     assert.deepEqual(uk.sort(), ["failed", "skipped"]);
     assert.deepEqual(
       timers.map((t) => t.pending.map((p) => p.ms)),
