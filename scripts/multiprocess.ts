@@ -138,7 +138,7 @@ async function main(): Promise<void> {
 
   // 1. Exact credits across the three API processes.
   const paid = JSON.parse(mds(["keys", "create", "--plan", "developer", "--json"])) as { key: string; account: string };
-  mds(["accounts", "set", paid.account, "--monthly-credits", "50", "--rate", "100000"]);
+  mds(["accounts", "set", paid.account, "--monthly-credits-total", "50", "--rate", "100000"]);
   const call = (base: string, key: string) =>
     request(`${base}/api/v1/ports?country=NL&limit=1`, { dispatcher: agent, headers: { authorization: `Bearer ${key}` } }).then(
       async (r) => {
