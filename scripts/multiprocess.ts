@@ -10,8 +10,10 @@
  *   3. `kill -9` under load, of an API process, the ingest process and a worker, each in
  *      turn: every call answered 200 is charged; every station line acknowledged is
  *      stored; every vessel that enters the zone raises exactly one alert; and every alert
- *      event reaches the run's own webhook receiver at least once (by the surviving worker
- *      when its holder died), with no vessel's entry arriving as two events.
+ *      event reaches the run's own webhook receiver at least once, with no vessel's entry
+ *      arriving as two events. The worker is killed with attempts in flight (the receiver
+ *      holds its answers until then), and each attempt it cut arrives again once its lease
+ *      has expired.
  *
  * The receiver is an HTTPS server on a loopback address of its own, port 8443. The service
  * processes are started through test/helpers/serve-with-test-receiver.ts, which hands them
@@ -113,13 +115,34 @@ function noteArrival(rec: Received): void {
   const seen = arrived.get(eventId);
   arrived.set(eventId, { times: (seen?.times ?? 0) + 1, mmsi, alert });
 }
+/**
+ * While `holding`, the receiver answers nothing: the attempts stay in flight in the worker
+ * that sent them, so the worker's kill cuts them. Held answers are let go soon after, well
+ * within an attempt's 10 s deadline, so the survivors' attempts succeed.
+ */
+const held: { eventId: string; answer: () => void; firstAt: number }[] = [];
+let holding = true;
+/** Events whose attempt was cut by a worker's death, before the receiver answered. */
+const cut = new Set<string>();
 const receiver = await startReceiver(hookAddress, {
   behaviour: (rec, res) => {
     noteArrival(rec);
-    res.statusCode = 204;
-    res.end();
+    const answer = () => {
+      res.statusCode = 204;
+      res.end();
+    };
+    if (!holding) return answer();
+    const eventId = String(rec.headers["service-event-id"] ?? "");
+    res.on("close", () => {
+      if (!res.writableEnded) cut.add(eventId);
+    });
+    held.push({ eventId, answer, firstAt: Date.now() });
   },
 });
+function letGo(): void {
+  holding = false;
+  for (const h of held.splice(0)) if (!cut.has(h.eventId)) h.answer();
+}
 
 async function main(): Promise<void> {
   await admin.connect();
@@ -245,9 +268,24 @@ async function main(): Promise<void> {
   await third;
   await sendRound(rounds[3]!);
 
-  say("kill -9: a worker");
-  await kill9(workers[0]!);
-  workers[0] = await serve("worker");
+  // A worker dies with webhook attempts in flight. The receiver holds its answers until then.
+  // Each worker claims the deliveries due when it looks, so one of the two may hold them all:
+  // if the first killed held none, the other is killed too, and both are restarted.
+  await waitFor(async () => held.length > 0, 60_000, "a webhook attempt in flight");
+  await waitFor(async () => held.length >= vessels.length || Date.now() - held[0]!.firstAt > 4_000, 10_000, "attempts in flight");
+  const inFlight = held.length;
+  const killed: number[] = [];
+  for (const w of [0, 1]) {
+    say(`kill -9: worker ${w + 1} with ${inFlight} webhook attempts in flight at the receiver`);
+    await kill9(workers[w]!);
+    killed.push(w);
+    await new Promise((r) => setTimeout(r, 500));
+    if (cut.size > 0) break;
+  }
+  letGo();
+  say(`the kill cut ${cut.size} attempts before the receiver answered; the others answered`);
+  assert.ok(cut.size > 0, "the kill cut attempts in flight");
+  for (const w of killed) workers[w] = await serve("worker");
 
   load.stop = true;
   await loader;
@@ -281,6 +319,9 @@ async function main(): Promise<void> {
     say(`not received: ${missing().slice(0, 10).join(" ")}; received ids look like ${[...arrived.keys()].slice(0, 3).join(" ")}`);
     throw e;
   });
+  // The attempts the kill cut are sent again, once their leases (60 s) expire: at least once, not at most once.
+  const notAgain = () => [...cut].filter((id) => (arrived.get(id)?.times ?? 0) < 2);
+  await waitFor(async () => notAgain().length === 0, 150_000, `every attempt cut by the kill sent again (${notAgain().length} not)`);
   const received = [...arrived.values()];
   const redelivered = received.filter((a) => a.times > 1).length;
   const eventsPerVessel = new Map<number | null, Set<string>>();
