@@ -9,8 +9,17 @@
  *      than the key's rate.
  *   3. `kill -9` under load, of an API process, the ingest process and a worker, each in
  *      turn: every call answered 200 is charged; every station line acknowledged is
- *      stored; every vessel that enters the zone raises exactly one alert, and every alert
- *      event reaches a delivery attempt (by the surviving worker when its holder died).
+ *      stored; every vessel that enters the zone raises exactly one alert; and every alert
+ *      event reaches the run's own webhook receiver at least once, with no vessel's entry
+ *      arriving as two events. The worker is killed with attempts in flight (the receiver
+ *      holds its answers until then), and each attempt it cut arrives again once its lease
+ *      has expired.
+ *
+ * The receiver is an HTTPS server on a loopback address of its own, port 8443. The service
+ * processes are started through test/helpers/serve-with-test-receiver.ts, which hands them
+ * the webhook transport the in-process webhook tests use: a test name resolving to that one
+ * address, counted as public, and the test CA trusted. Everything else about them is
+ * `mds serve --role ...`.
  *
  *   DATABASE_URL=postgres://... REDIS_URL=redis://... node scripts/multiprocess.ts
  */
@@ -22,9 +31,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { Agent, request } from "undici";
+import { formatId } from "../src/domain/ids.ts";
 import { PROJECT_ROOT } from "../src/main.ts";
 import { type ServeProcess, startServe, waitForStatus } from "../test/helpers/serve-process.ts";
 import { positionLines, sendStationLines } from "../test/helpers/station-sender.ts";
+import { HOOK_HOST, type Received, startReceiver, testPki } from "../test/webhooks/helpers.ts";
 
 const ADMIN = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -51,6 +62,8 @@ const dbName = `mds_mp_${run}`;
 const dataDir = mkdtempSync(join(tmpdir(), "mds-mp-"));
 const dbUrl = new URL(ADMIN);
 dbUrl.pathname = `/${dbName}`;
+// A loopback address no webhook test uses (they take 127.0.0.N), so a run beside them binds 8443 freely.
+const hookAddress = `127.${64 + (randomBytes(1)[0]! % 64)}.${randomBytes(1)[0]! % 250}.${2 + (randomBytes(1)[0]! % 250)}`;
 const env: Record<string, string> = {
   DATABASE_URL: dbUrl.toString(),
   REDIS_URL,
@@ -60,7 +73,11 @@ const env: Record<string, string> = {
   // Every process seals and opens webhook secrets with one key.
   SECRETS_KEY: randomBytes(32).toString("base64"),
   LOG_LEVEL: "warn",
+  TEST_HOOK_HOST: HOOK_HOST,
+  TEST_HOOK_ADDRESS: hookAddress,
+  TEST_HOOK_CA: testPki().ca,
 };
+const SERVE_ENTRY = join(PROJECT_ROOT, "test/helpers/serve-with-test-receiver.ts");
 
 function mds(args: string[]): string {
   return execFileSync(process.execPath, [join(PROJECT_ROOT, "bin/mds.ts"), ...args], { env: { ...process.env, ...env }, encoding: "utf8" }).trim();
@@ -68,7 +85,7 @@ function mds(args: string[]): string {
 
 const procs = new Set<ServeProcess>();
 async function serve(role: string): Promise<ServeProcess> {
-  const p = await startServe(["--role", role], env, 240_000);
+  const p = await startServe(["--role", role], env, 240_000, SERVE_ENTRY);
   procs.add(p);
   void p.exited.then(() => procs.delete(p));
   return p;
@@ -81,6 +98,51 @@ async function kill9(p: ServeProcess): Promise<void> {
 const admin = new pg.Client({ connectionString: ADMIN });
 let lastFetchError = "";
 let db: pg.Pool | null = null;
+
+/** What the receiver got, per event id: how often, and the vessel and alert it was about. */
+const arrived = new Map<string, { times: number; mmsi: number | null; alert: string | null }>();
+function noteArrival(rec: Received): void {
+  const eventId = String(rec.headers["service-event-id"] ?? "");
+  let mmsi: number | null = null;
+  let alert: string | null = null;
+  try {
+    const body = JSON.parse(rec.raw.toString("utf8")) as { data?: { alert?: { id?: string; subject?: { mmsi?: number | null } } } };
+    mmsi = body.data?.alert?.subject?.mmsi ?? null;
+    alert = body.data?.alert?.id ?? null;
+  } catch {
+    // Counted by its header all the same; a body that is not JSON shows as an event without a vessel.
+  }
+  const seen = arrived.get(eventId);
+  arrived.set(eventId, { times: (seen?.times ?? 0) + 1, mmsi, alert });
+}
+/**
+ * While `holding`, the receiver answers nothing: the attempts stay in flight in the worker
+ * that sent them, so the worker's kill cuts them. Held answers are let go soon after, well
+ * within an attempt's 10 s deadline, so the survivors' attempts succeed.
+ */
+const held: { eventId: string; answer: () => void; firstAt: number }[] = [];
+let holding = true;
+/** Events whose attempt was cut by a worker's death, before the receiver answered. */
+const cut = new Set<string>();
+const receiver = await startReceiver(hookAddress, {
+  behaviour: (rec, res) => {
+    noteArrival(rec);
+    const answer = () => {
+      res.statusCode = 204;
+      res.end();
+    };
+    if (!holding) return answer();
+    const eventId = String(rec.headers["service-event-id"] ?? "");
+    res.on("close", () => {
+      if (!res.writableEnded) cut.add(eventId);
+    });
+    held.push({ eventId, answer, firstAt: Date.now() });
+  },
+});
+function letGo(): void {
+  holding = false;
+  for (const h of held.splice(0)) if (!cut.has(h.eventId)) h.answer();
+}
 
 async function main(): Promise<void> {
   await admin.connect();
@@ -99,7 +161,7 @@ async function main(): Promise<void> {
 
   // 1. Exact credits across the three API processes.
   const paid = JSON.parse(mds(["keys", "create", "--plan", "developer", "--json"])) as { key: string; account: string };
-  mds(["accounts", "set", paid.account, "--monthly-credits", "50", "--rate", "100000"]);
+  mds(["accounts", "set", paid.account, "--monthly-credits-total", "50", "--rate", "100000"]);
   const call = (base: string, key: string) =>
     request(`${base}/api/v1/ports?country=NL&limit=1`, { dispatcher: agent, headers: { authorization: `Bearer ${key}` } }).then(
       async (r) => {
@@ -150,7 +212,7 @@ async function main(): Promise<void> {
     body: JSON.stringify({ name: "Harbour", geometry: { type: "Polygon", coordinates: [[[4.0, 52.0], [4.2, 52.0], [4.2, 52.2], [4.0, 52.2], [4.0, 52.0]]] } }),
   });
   assert.ok(zone.ok, await zone.text());
-  const hook = await fetch(`${apis[1]!.base}/api/v1/account/webhooks`, { method: "POST", headers: auth, body: JSON.stringify({ url: "https://hooks.invalid.example/mds" }) });
+  const hook = await fetch(`${apis[1]!.base}/api/v1/account/webhooks`, { method: "POST", headers: auth, body: JSON.stringify({ url: `https://${HOOK_HOST}:8443/mds` }) });
   assert.ok(hook.ok, await hook.text());
   // The ingest and worker processes re-read zones every 15 s; wait until the zone is theirs.
   await new Promise((r) => setTimeout(r, 17_000));
@@ -206,9 +268,24 @@ async function main(): Promise<void> {
   await third;
   await sendRound(rounds[3]!);
 
-  say("kill -9: a worker");
-  await kill9(workers[0]!);
-  workers[0] = await serve("worker");
+  // A worker dies with webhook attempts in flight. The receiver holds its answers until then.
+  // Each worker claims the deliveries due when it looks, so one of the two may hold them all:
+  // if the first killed held none, the other is killed too, and both are restarted.
+  await waitFor(async () => held.length > 0, 60_000, "a webhook attempt in flight");
+  await waitFor(async () => held.length >= vessels.length || Date.now() - held[0]!.firstAt > 4_000, 10_000, "attempts in flight");
+  const inFlight = held.length;
+  const killed: number[] = [];
+  for (const w of [0, 1]) {
+    say(`kill -9: worker ${w + 1} with ${inFlight} webhook attempts in flight at the receiver`);
+    await kill9(workers[w]!);
+    killed.push(w);
+    await new Promise((r) => setTimeout(r, 500));
+    if (cut.size > 0) break;
+  }
+  letGo();
+  say(`the kill cut ${cut.size} attempts before the receiver answered; the others answered`);
+  assert.ok(cut.size > 0, "the kill cut attempts in flight");
+  for (const w of killed) workers[w] = await serve("worker");
 
   load.stop = true;
   await loader;
@@ -226,25 +303,36 @@ async function main(): Promise<void> {
   assert.ok(charged >= load.ok, "every answered call is charged");
   assert.ok(charged - load.ok <= load.cut, "charged and not answered: only calls cut off by the kill");
 
-  // Each vessel entered once: one alert each, and each alert's event attempted.
+  // Each vessel entered once: one alert each.
   await waitFor(async () => (await alertsPerVessel()).size === vessels.length, 60_000, "an entry alert for every vessel");
   const per = await alertsPerVessel();
   const doubled = [...per].filter(([, n]) => n !== 1);
   say(`zone entries: ${per.size} vessels, doubled ${doubled.length}`);
   assert.deepEqual(doubled, [], "no alert doubled");
-  // The worker killed may have held a lease: its deliveries are taken over once the lease (60 s) expires.
-  await waitFor(
-    async () => {
-      const r = await db!.query<{ events: number; unattempted: number }>(
-        `SELECT count(DISTINCT e.id)::int AS events, count(*) FILTER (WHERE d.attempts = 0 OR d.id IS NULL)::int AS unattempted
-         FROM webhook_events e LEFT JOIN webhook_deliveries d ON d.event_id = e.id WHERE e.type = 'alert.zone_enter'`,
-      );
-      return r.rows[0]!.events === vessels.length && r.rows[0]!.unattempted === 0;
-    },
-    150_000,
-    "every alert event reaches a delivery attempt",
-  );
-  say("every alert event has a delivery attempted at least once");
+  // Every alert event at the receiver. The worker killed may have held a lease: its deliveries
+  // are taken over once the lease (60 s) expires, and one it sent just before dying comes again.
+  const events = await db.query<{ id: number }>(`SELECT id::int AS id FROM webhook_events WHERE type = 'alert.zone_enter'`);
+  const wanted = events.rows.map((r) => formatId("evt", r.id));
+  assert.equal(wanted.length, vessels.length, "one alert event per vessel");
+  const missing = () => wanted.filter((id) => !arrived.has(id));
+  await waitFor(async () => missing().length === 0, 150_000, `every alert event at the receiver (missing ${missing().length})`).catch((e: unknown) => {
+    say(`not received: ${missing().slice(0, 10).join(" ")}; received ids look like ${[...arrived.keys()].slice(0, 3).join(" ")}`);
+    throw e;
+  });
+  // The attempts the kill cut are sent again, once their leases (60 s) expire: at least once, not at most once.
+  const notAgain = () => [...cut].filter((id) => (arrived.get(id)?.times ?? 0) < 2);
+  await waitFor(async () => notAgain().length === 0, 150_000, `every attempt cut by the kill sent again (${notAgain().length} not)`);
+  const received = [...arrived.values()];
+  const redelivered = received.filter((a) => a.times > 1).length;
+  const eventsPerVessel = new Map<number | null, Set<string>>();
+  for (const [id, a] of arrived) eventsPerVessel.set(a.mmsi, (eventsPerVessel.get(a.mmsi) ?? new Set()).add(id));
+  const twice = [...eventsPerVessel].filter(([mmsi, ids]) => mmsi === null || ids.size !== 1);
+  const alertIds = new Set(received.map((a) => a.alert));
+  say(`receiver: ${arrived.size} distinct events for ${eventsPerVessel.size} vessels, ${redelivered} of them arrived more than once`);
+  assert.equal(arrived.size, vessels.length, "the receiver got one event per vessel, no other");
+  assert.deepEqual(twice, [], "no vessel's entry arrived as two events (nor one without its vessel)");
+  assert.equal(alertIds.size, vessels.length, "each event about an alert of its own");
+  say("every alert event reached the receiver at least once; none doubled");
   say("passed");
 }
 
@@ -283,6 +371,7 @@ try {
   for (const p of [...procs]) p.child.kill("SIGKILL");
   await db?.end();
   await agent.close();
+  await receiver.close();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
   await admin.end();
   rmSync(dataDir, { recursive: true, force: true });

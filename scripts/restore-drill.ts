@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   await waitForStatus(`${worker.base}/readyz`, 200, 300_000);
   await stop(worker);
   const key = JSON.parse(mds(["keys", "create", "--plan", "developer", "--json"], source)) as { key: string; account: string };
-  mds(["accounts", "set", key.account, "--monthly-credits", "5"], source);
+  mds(["accounts", "set", key.account, "--monthly-credits-total", "5"], source);
   const api = await startServe(["--role", "api"], source);
   procs.push(api);
   await waitForStatus(`${api.base}/readyz`, 200);

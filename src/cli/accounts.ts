@@ -37,33 +37,54 @@ function allowanceArgument(option: string, value: string | undefined, min: numbe
   return Number(value);
 }
 
+/** The stored allowances are 32-bit integers on PostgreSQL; a larger figure would fail there, not here. */
+const MAX_CREDITS = 2_000_000_000;
+
 /**
  * `mds accounts set <id> --monthly-credits <n> [--rate <per-second>]`: the account's own
- * allowance, in place of the credits and rate its plans give (custom contracts; tests set
- * exact balances with it). `plan` as a value goes back to the plans'. Running processes
- * apply it once their cached copy of the key expires (about a second).
+ * allowance on top of its plans (custom contracts): n credits a month are added to what
+ * the plans give, and stay added when the plans change. `--monthly-credits-total <n>`
+ * instead makes n the exact allowance, in place of the plans' (exact contracts; tests set
+ * exact balances with it); the two replace each other. `--rate` is the account's rate in
+ * place of its plans'. `plan` as a value goes back to the plans'. Running processes apply
+ * it once their cached copy of the key expires (about a second).
  */
 export async function accountsSet(argv: string[], io: CliIo): Promise<void> {
-  const { values, rest } = parseCommandArgs("accounts set", argv, { "monthly-credits": { type: "string" }, rate: { type: "string" } });
+  const { values, rest } = parseCommandArgs("accounts set", argv, { "monthly-credits": { type: "string" }, "monthly-credits-total": { type: "string" }, rate: { type: "string" } });
   const accountId = rest[0];
   if (!accountId || rest.length > 1) throw new CliError(`mds accounts set: give one account id, then --monthly-credits <n> [--rate <per-second>]`);
-  const monthlyCredits = allowanceArgument("monthly-credits", str(values, "monthly-credits"), 0, 1_000_000_000_000);
+  const extra = allowanceArgument("monthly-credits", str(values, "monthly-credits"), 0, MAX_CREDITS);
+  const total = allowanceArgument("monthly-credits-total", str(values, "monthly-credits-total"), 0, MAX_CREDITS);
   const ratePerSecond = allowanceArgument("rate", str(values, "rate"), 1, 1_000_000);
-  if (monthlyCredits === undefined && ratePerSecond === undefined) throw new CliError(`mds accounts set ${accountId}: nothing to set; give --monthly-credits <n> and/or --rate <per-second>`);
+  if (extra !== undefined && total !== undefined) {
+    throw new CliError(`mds accounts set ${accountId}: give --monthly-credits (on top of the plans) or --monthly-credits-total (in place of them), not both`, EXIT_BAD_ARGUMENT);
+  }
+  if (extra === undefined && total === undefined && ratePerSecond === undefined) {
+    throw new CliError(`mds accounts set ${accountId}: nothing to set; give --monthly-credits <n> (or --monthly-credits-total <n>) and/or --rate <per-second>`);
+  }
   await withServices(io, async (s) => {
     const account = await s.services.accounts.getAccount(accountId);
     if (!account) throw new CliError(`${accountId}: no such account`, EXIT_BAD_ARGUMENT);
+    // Either credits option sets the account's credits afresh: one kind of deal at a time, `plan` clearing both.
+    const credits = extra === undefined && total === undefined ? account.deal : { monthlyCredits: total ?? null, extraMonthlyCredits: extra ?? null };
     const deal: AccountDeal = {
-      monthlyCredits: monthlyCredits === undefined ? account.deal.monthlyCredits : monthlyCredits,
+      monthlyCredits: credits.monthlyCredits,
+      extraMonthlyCredits: credits.extraMonthlyCredits,
       ratePerSecond: ratePerSecond === undefined ? account.deal.ratePerSecond : ratePerSecond,
     };
     await s.services.accounts.setDeal(accountId, deal);
     const ent = entitlements(account.webPlan, account.apiPlan, deal);
+    const plans = entitlements(account.webPlan, account.apiPlan);
     if (values.json) {
       io.out(JSON.stringify({ id: accountId, deal, monthlyCredits: ent.monthlyCredits, ratePerSecond: ent.ratePerSecond }));
     } else {
-      const whose = (own: number | null) => (own === null ? "from its plans" : "its own");
-      io.out(`${accountId}: ${ent.monthlyCredits} credits a month (${whose(deal.monthlyCredits)}), ${ent.ratePerSecond} requests a second (${whose(deal.ratePerSecond)})`);
+      const creditsFrom =
+        deal.monthlyCredits !== null
+          ? `its own, in place of its plans' ${plans.monthlyCredits}${deal.extraMonthlyCredits ? `, plus ${deal.extraMonthlyCredits}` : ""}`
+          : deal.extraMonthlyCredits !== null
+            ? `its plans' ${plans.monthlyCredits} plus ${deal.extraMonthlyCredits} of its own`
+            : "from its plans";
+      io.out(`${accountId}: ${ent.monthlyCredits} credits a month (${creditsFrom}), ${ent.ratePerSecond} requests a second (${deal.ratePerSecond === null ? "from its plans" : "its own"})`);
     }
   });
 }

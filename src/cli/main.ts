@@ -46,7 +46,7 @@ const COMMANDS: Record<string, Command> = {
 const GROUPS = new Set(["accounts", "keys", "stations", "users", "feeds", "derive", "sanctions"]);
 
 /** Options of any command that take a value: their values are not command words. */
-const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name", "--from", "--to", "--monthly-credits", "--rate", "--role"]);
+const VALUED = new Set(["--plan", "--account", "--name", "--as-of", "--max-delisted-share", "--station", "--secret", "--target", "--vessels", "--email", "--kind", "--url", "--key", "--allow-from", "--connect", "--source-name", "--from", "--to", "--monthly-credits", "--monthly-credits-total", "--rate", "--role"]);
 
 function commandWords(argv: string[]): string[] {
   const words: string[] = [];

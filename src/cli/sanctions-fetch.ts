@@ -2,6 +2,7 @@ import { SanctionsRefresher } from "../adapters/importers/sanctions-refresh.ts";
 import type { ListOutcome } from "../adapters/importers/sanctions-import.ts";
 import { describeImport } from "../adapters/importers/sanctions-import.ts";
 import type { ServiceCore } from "../compose/services.ts";
+import { withJobLock } from "../adapters/storage/job-lock.ts";
 import type { ListCoverage } from "../domain/sanctions/coverage.ts";
 import type { CliIo } from "./io.ts";
 import { downloadBars } from "./sanctions-progress.ts";
@@ -48,6 +49,8 @@ export function startSanctionsFetching(core: ServiceCore, io: CliIo, log: Log, c
     timeoutMs: core.config.sanctionsFetchTimeoutMs,
     log,
     progressFor: (list) => downloadBars(io.stderrIsTTY, list),
+    // Every worker runs this: one fetches a list, the others wait and then find it fetched.
+    exclusive: async (job, run) => (await withJobLock(core.store, job, true, run))!,
   });
   void refresher
     .start()

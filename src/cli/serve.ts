@@ -3,11 +3,11 @@ import { DEMO_ACCOUNT, loadDemoSanctionsExtracts, setupDemo, startDemoSimulator 
 import { coverageStartLines, listCoverage } from "../domain/sanctions/coverage.ts";
 import { VesselMaintenance } from "../adapters/archive/maintenance.ts";
 import { bindPorts, buildServer } from "../compose/server.ts";
-import { openServices, type ServiceCore } from "../compose/services.ts";
+import { type OpenOptions, openServices, type ServiceCore } from "../compose/services.ts";
 import { DATASETS_DIR, PROJECT_ROOT, type Service } from "../main.ts";
 import { withJobLock } from "../adapters/storage/job-lock.ts";
 import { redisProbe, storageProbe } from "../adapters/storage/probes.ts";
-import { buildOpsServer } from "../compose/ops-server.ts";
+import { buildOpsServer, roleMetricRegistries } from "../compose/ops-server.ts";
 import { startPartitionUpkeep } from "../compose/partition-upkeep.ts";
 import { registerReadiness } from "../compose/readiness.ts";
 import { ReadinessGate } from "../compose/readiness-gate.ts";
@@ -30,8 +30,11 @@ import { untilSignal } from "./signals.ts";
  * listening; the process then runs until SIGINT or SIGTERM, and stops gracefully: it
  * reports not ready, stops accepting, finishes the requests and the ingest batch in hand
  * and the webhook attempts it holds, writes buffered charges, then closes the stores.
+ *
+ * `open`: seams handed to the services at construction (a test harness's webhook transport);
+ * the command line passes none.
  */
-export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
+export async function serveCommand(argv: string[], io: CliIo, open: OpenOptions = {}): Promise<void> {
   const { values } = parseCommandArgs("serve", argv, { demo: { type: "boolean", default: false }, role: { type: "string", default: "all" } });
   const roleName = str(values, "role") ?? "all";
   if (!isRole(roleName)) throw new CliError(`--role ${JSON.stringify(roleName)}: unknown role; use one of ${ROLES.join(", ")}`, EXIT_BAD_ARGUMENT);
@@ -39,11 +42,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<void> {
   if (values.demo && role !== "all") throw new CliError(`--demo runs the whole service in one process; drop --role ${role} or --demo`, EXIT_BAD_ARGUMENT);
   // The demo opens sign-up unless SIGNUP says otherwise.
   const config = loadConfig(values.demo ? { ...io, env: { SIGNUP: "open", ...io.env } } : io);
-  const core = await openServices(config);
+  const core = await openServices(config, open);
   const probes = [storageProbe(core.store.db), ...(config.redisUrl ? [redisProbe(config.redisUrl)] : [])];
   let stopping = false;
   const api = runs(role, "http-api");
-  const server = api ? buildServer(core, { projectRoot: PROJECT_ROOT, ready: false }) : { app: buildOpsServer(), gate: null };
+  const server = api
+    ? buildServer(core, { projectRoot: PROJECT_ROOT, ready: false })
+    : { app: buildOpsServer({ registries: roleMetricRegistries(core, role), metricsToken: config.metricsToken, baseUrl: config.baseUrl }), gate: null };
   // Processes that import the bundled data are not ready until it is in, whichever role they play.
   const dataGate = server.gate ?? (runs(role, "import-data") ? new ReadinessGate(false) : null);
   registerReadiness(server.app, probes, dataGate, () => stopping);

@@ -15,7 +15,10 @@ export const USAGE = `usage: mds <command> [options]
   sanctions status [--json]              per list: status, version, as-of date, last attempt, last success, vessels, source
   accounts create [--name N] [--plan P] [--json]
   accounts set <id> --monthly-credits <n|plan> [--rate <per-second|plan>] [--json]
-                                         the account's own allowance, in place of its plans' credits and rate
+                                         the account's own allowance: n credits a month on top of its plans',
+                                         and its own rate in place of theirs
+  accounts set <id> --monthly-credits-total <n|plan> [--rate ...] [--json]
+                                         exactly n credits a month, in place of its plans' (exact contracts, tests)
   keys create --plan <tier> [--account <id>] [--name N] [--json]
   keys revoke <key-id>
   keys list --account <id> [--json]

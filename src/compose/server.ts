@@ -38,7 +38,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     metricsToken: config.metricsToken,
     logLevel: config.logLevel,
     errorsDocPath: join(options.projectRoot, "docs/errors.md"),
-    metricRegistries: [ingest.metrics.registry],
+    metricRegistries: [ingest.metrics.registry, core.webhooks.metrics.registry],
   });
   const gate = new ReadinessGate(options.ready ?? true);
   gate.register(app, config.baseUrl);

@@ -59,23 +59,27 @@ export interface Entitlements {
 }
 
 /**
- * An operator's own terms for one account (`mds accounts set`, custom contracts): when
- * set, its monthly credits and rate per second are the account's allowance in place of
- * what its plans give; everything else (features, history, rights) still comes from the
- * plans. Null: the plans decide.
+ * An operator's own terms for one account (`mds accounts set`, custom contracts). Credits:
+ * `extraMonthlyCredits` are added on top of what the plans give (and keep being added when
+ * the plans change); `monthlyCredits`, when set, is the exact allowance in place of the
+ * plans' (exact contracts, and tests that need an exact balance), and the extra is added to
+ * it. The rate, when set, is the account's rate in place of its plans': a contract names its
+ * ceiling. Everything else (features, history, rights) still comes from the plans. Null:
+ * the plans decide.
  */
 export interface AccountDeal {
   monthlyCredits: number | null;
+  extraMonthlyCredits: number | null;
   ratePerSecond: number | null;
 }
 
-export const NO_DEAL: AccountDeal = { monthlyCredits: null, ratePerSecond: null };
+export const NO_DEAL: AccountDeal = { monthlyCredits: null, extraMonthlyCredits: null, ratePerSecond: null };
 
 export function entitlements(webPlan: PlanId | null, apiPlan: PlanId | null, deal: AccountDeal = NO_DEAL): Entitlements {
   const fromPlans = planEntitlements(webPlan, apiPlan);
   return {
     ...fromPlans,
-    monthlyCredits: deal.monthlyCredits ?? fromPlans.monthlyCredits,
+    monthlyCredits: (deal.monthlyCredits ?? fromPlans.monthlyCredits) + (deal.extraMonthlyCredits ?? 0),
     ratePerSecond: deal.ratePerSecond ?? fromPlans.ratePerSecond,
   };
 }

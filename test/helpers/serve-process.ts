@@ -18,11 +18,12 @@ export interface ServeProcess {
 /**
  * Starts `mds serve` with exactly the environment given (none of the shell's database
  * settings) and resolves once it prints where it listens; rejects with its stderr when it
- * exits first or takes longer than `timeoutMs`.
+ * exits first or takes longer than `timeoutMs`. `entry`: the script run instead of bin/mds.ts
+ * (one that hands the services test seams, such as serve-with-test-receiver.ts).
  */
-export function startServe(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<ServeProcess> {
+export function startServe(args: string[], env: Record<string, string>, timeoutMs = 60_000, entry = join(PROJECT_ROOT, "bin/mds.ts")): Promise<ServeProcess> {
   const { DATABASE_URL: _a, REDIS_URL: _b, ARCHIVE_DATABASE_URL: _c, ...rest } = process.env;
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, "bin/mds.ts"), "serve", ...args], {
+  const child = spawn(process.execPath, [entry, "serve", ...args], {
     env: { ...rest, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: "0", INGEST_TCP_PORT: "0", INGEST_UDP_PORT: "off", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

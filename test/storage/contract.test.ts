@@ -52,7 +52,7 @@ for (const engine of ENGINES) {
       assert.equal(rows.length, 1);
       assert.ok(!JSON.stringify(rows).includes(k.key), "the key text is not stored");
       const found = await t.service.services.accounts.findKeyByHash(hashSecret(k.key));
-      assert.deepEqual(found, { keyId: k.id, accountId: a.id, revoked: false, webPlan: "sandbox", apiPlan: null, deal: { monthlyCredits: null, ratePerSecond: null } });
+      assert.deepEqual(found, { keyId: k.id, accountId: a.id, revoked: false, webPlan: "sandbox", apiPlan: null, deal: { monthlyCredits: null, extraMonthlyCredits: null, ratePerSecond: null } });
       assert.equal(await t.service.services.accounts.revokeKey(k.id), true);
       assert.equal(await t.service.services.accounts.revokeKey(k.id), false);
       assert.equal((await t.service.services.accounts.findKeyByHash(hashSecret(k.key)))?.revoked, true);

@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { AppError } from "../../domain/errors.ts";
@@ -8,6 +8,7 @@ import { errorBody, failedOutcome, type Outcome } from "../../operations/outcome
 import { sendOutcome } from "./outcome-reply.ts";
 import { openApiDocument } from "./openapi.ts";
 import { HttpMetrics } from "./metrics.ts";
+import { registerMetricsRoute } from "./metrics-route.ts";
 import type { Registry } from "prom-client";
 import { publicBase } from "../shared/public-base.ts";
 
@@ -74,16 +75,6 @@ function hostName(header: string | undefined): string {
   return colon < 0 ? h : h.slice(0, colon);
 }
 
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === "::1" || /^(::ffff:)?127\./.test(address);
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  // Digests first: equal lengths for timingSafeEqual, and no length leak.
-  return timingSafeEqual(createHash("sha256").update(given).digest(), createHash("sha256").update(expected).digest());
-}
-
 /** Builds the Fastify app (no listen): one route per operation, all through execute(). */
 export function buildApp(options: AppOptions): FastifyInstance {
   const limits = { ...HTTP_LIMITS, ...options.limits };
@@ -143,17 +134,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
 
   app.get("/api/v1/openapi.json", async (req) => openApiDocument(options.operations, baseOf(req)));
-  app.get("/metrics", async (req, reply) => {
-    // Per-station activity is the operators' business: a token when set, else loopback only.
-    const token = options.metricsToken;
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-    if (token ? !(m && sameSecret(m[1]!, token)) : !isLoopback(req.socket.remoteAddress)) {
-      const error = new AppError("metrics_not_allowed");
-      return reply.code(error.status).send(errorBody(error, { baseUrl: baseOf(req), requestId: req.id }));
-    }
-    reply.header("content-type", metrics.contentType);
-    return metrics.render();
-  });
+  registerMetricsRoute(app, metrics, { token: options.metricsToken, baseUrl: options.baseUrl });
   app.get("/healthz", async () => ({ ok: true }));
   if (options.errorsDocPath) {
     const text = readFileSync(options.errorsDocPath, "utf8");

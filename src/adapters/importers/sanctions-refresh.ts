@@ -5,6 +5,11 @@
  * logged, keeps its stored version, and is tried again after the shorter retry delay; it
  * never stops the service or the other lists. Rounds never overlap: the next one is
  * scheduled when the previous has finished.
+ *
+ * Several processes of one deployment (workers) each run a refresher. With `exclusive` (a
+ * job lock across processes) each list is fetched by one of them at a time, and a process
+ * that waited for the lock skips a list another process attempted meanwhile: the lists are
+ * fetched once per deployment, not once per process.
  */
 import { SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
 import type { SanctionsFetchState } from "../../ports/sanctions.ts";
@@ -46,6 +51,11 @@ export interface SanctionsRefreshOptions {
   timeoutMs?: number;
   /** Download progress for one list, e.g. bars on a terminal. */
   progressFor?: (list: SanctionsListKey) => ReadSourcesOptions["progressFor"];
+  /**
+   * Runs `run` while no other process of the deployment runs the same job, waiting for it
+   * (`serve`: a PostgreSQL advisory lock). Unset: this process is the only one.
+   */
+  exclusive?: <T>(job: string, run: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -66,6 +76,8 @@ export class SanctionsRefresher {
   #timer: unknown = null;
   #round: Promise<ListOutcome[]> | null = null;
   #stopped = false;
+  /** Set by a round that skipped a list because another process's attempt at it had just failed. */
+  #othersFailed = false;
 
   constructor(deps: SanctionsImportDeps, options: SanctionsRefreshOptions) {
     if (!(Number.isFinite(options.intervalMs) && options.intervalMs >= 60_000)) {
@@ -85,14 +97,27 @@ export class SanctionsRefresher {
 
   /** One round: every due list with a source, one after the other. */
   async runOnce(): Promise<ListOutcome[]> {
+    this.#othersFailed = false;
     const states = await this.#deps.sanctions.fetchStates();
     const now = this.#deps.clock.now();
     const due = SANCTIONS_LISTS.filter((list) => isDue(states.find((s) => s.list === list), now, this.#options.intervalMs));
     const outcomes: ListOutcome[] = [];
+    const exclusive = this.#options.exclusive ?? ((_job, run) => run());
     // One list at a time, so each gets its own progress bars.
     for (const list of due) {
-      const download = { timeoutMs: this.#options.timeoutMs, progressFor: this.#options.progressFor?.(list) };
-      outcomes.push(...(await importAllSanctions(this.#deps, this.#options.sources ?? {}, { download }, [list])));
+      const seen = states.find((s) => s.list === list)?.attemptedAt ?? null;
+      const listOutcomes = await exclusive(`sanctions-fetch:${list}`, async (): Promise<ListOutcome[]> => {
+        // Another process may have fetched it while this one waited for the lock: its attempt is recorded.
+        const fresh = (await this.#deps.sanctions.fetchStates()).find((s) => s.list === list);
+        if (fresh?.attemptedAt != null && fresh.attemptedAt !== seen) {
+          // Its failure is retried as this process's own would be: after the shorter delay.
+          if (fresh.outcome === "failed") this.#othersFailed = true;
+          return [{ list, status: "skipped", reason: `fetched by another process of this deployment at ${new Date(fresh.attemptedAt).toISOString()} (${fresh.outcome})` }];
+        }
+        const download = { timeoutMs: this.#options.timeoutMs, progressFor: this.#options.progressFor?.(list) };
+        return importAllSanctions(this.#deps, this.#options.sources ?? {}, { download }, [list]);
+      });
+      outcomes.push(...listOutcomes);
     }
     for (const o of outcomes) {
       if (o.status === "imported") this.#options.log.info(`sanctions refresh: ${describeImport(o.result)}`);
@@ -105,7 +130,7 @@ export class SanctionsRefresher {
     let failed = false;
     const round = this.runOnce()
       .then((outcomes) => {
-        failed = outcomes.some((o) => o.status === "failed");
+        failed = outcomes.some((o) => o.status === "failed") || this.#othersFailed;
         return outcomes;
       })
       .catch((e: unknown) => {

@@ -7,8 +7,9 @@ import type { AccountsTable, Database } from "./schema.ts";
 
 const plan = (v: string | null): PlanId | null => (v !== null && isPlanId(v) ? v : null);
 
-const dealOf = (r: Pick<AccountsTable, "monthly_credits" | "rate_per_second">): AccountDeal => ({
+const dealOf = (r: Pick<AccountsTable, "monthly_credits" | "extra_monthly_credits" | "rate_per_second">): AccountDeal => ({
   monthlyCredits: r.monthly_credits === null ? null : Number(r.monthly_credits),
+  extraMonthlyCredits: r.extra_monthly_credits === null ? null : Number(r.extra_monthly_credits),
   ratePerSecond: r.rate_per_second === null ? null : Number(r.rate_per_second),
 });
 
@@ -26,7 +27,7 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async createAccount(input: { name: string; webPlan: PlanId | null; apiPlan: PlanId | null }): Promise<Account> {
-    const row: AccountsTable = { id: newId("acc"), name: input.name, web_plan: input.webPlan, api_plan: input.apiPlan, created_at: this.#clock.now(), monthly_credits: null, rate_per_second: null };
+    const row: AccountsTable = { id: newId("acc"), name: input.name, web_plan: input.webPlan, api_plan: input.apiPlan, created_at: this.#clock.now(), monthly_credits: null, extra_monthly_credits: null, rate_per_second: null };
     await this.#db.insertInto("accounts").values(row).execute();
     return toAccount(row);
   }
@@ -48,7 +49,7 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async setDeal(accountId: string, deal: AccountDeal): Promise<boolean> {
-    const r = await this.#db.updateTable("accounts").set({ monthly_credits: deal.monthlyCredits, rate_per_second: deal.ratePerSecond }).where("id", "=", accountId).executeTakeFirst();
+    const r = await this.#db.updateTable("accounts").set({ monthly_credits: deal.monthlyCredits, extra_monthly_credits: deal.extraMonthlyCredits, rate_per_second: deal.ratePerSecond }).where("id", "=", accountId).executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -72,7 +73,7 @@ export class SqlAccountStore implements AccountStore {
     const r = await this.#db
       .selectFrom("api_keys")
       .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-      .select(["api_keys.id as keyId", "api_keys.hash", "api_keys.account_id as accountId", "api_keys.revoked_at", "accounts.web_plan", "accounts.api_plan", "accounts.monthly_credits", "accounts.rate_per_second"])
+      .select(["api_keys.id as keyId", "api_keys.hash", "api_keys.account_id as accountId", "api_keys.revoked_at", "accounts.web_plan", "accounts.api_plan", "accounts.monthly_credits", "accounts.extra_monthly_credits", "accounts.rate_per_second"])
       .where("api_keys.hash", "=", hash)
       .executeTakeFirst();
     if (!r) return null;

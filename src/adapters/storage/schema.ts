@@ -72,9 +72,11 @@ export interface AccountsTable {
   web_plan: string | null;
   api_plan: string | null;
   created_at: number;
-  /** `mds accounts set` (migration 0020): the account's own monthly credits and rate, null: its plans'. */
+  /** `mds accounts set` (migration 0020): the account's own monthly credits and rate in place of its plans', null: its plans'. */
   monthly_credits: number | null;
   rate_per_second: number | null;
+  /** `mds accounts set --monthly-credits` (migration 0022): credits on top of the above, null: none. */
+  extra_monthly_credits: number | null;
 }
 
 export interface ApiKeysTable {

@@ -10,6 +10,7 @@ import type { NewAlert, TestSendResult, WebhookDispatch, WebhookStore } from "..
 import type { PositionFix } from "../../ports/positions.ts";
 import { DeliveryTransport, type TransportOptions } from "./http-client.ts";
 import { SanctionsAlerts } from "./sanctions-alerts.ts";
+import { WebhookMetrics } from "./metrics.ts";
 import { DeliveryWorker, USER_AGENT_PRODUCT, type WorkerOptions } from "./worker.ts";
 import { ZoneAlerts, type ZoneAlertsDeps } from "./zone-alerts.ts";
 
@@ -48,6 +49,8 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
   readonly transport: DeliveryTransport;
   readonly worker: DeliveryWorker;
   readonly userAgent: string;
+  /** Delivery counters of this process, served on its /metrics. */
+  readonly metrics = new WebhookMetrics();
   zones: ZoneAlerts | null = null;
   sanctions: SanctionsAlerts | null = null;
   readonly #store: WebhookStore;
@@ -75,6 +78,7 @@ export class WebhooksRuntime implements WebhookDispatch, AlertsRuntime {
       userAgent: this.userAgent,
       onError: (err, what) => this.#log?.error({ err }, `webhooks: ${what} failed`),
       onAttempt: (claim, result, disabled) => {
+        this.metrics.attempt(result, disabled);
         if (disabled) this.#log?.warn({ endpoint: claim.endpointId, account: claim.accountId }, "webhook endpoint turned off after repeated failures");
         this.#options.worker?.onAttempt?.(claim, result, disabled);
       },

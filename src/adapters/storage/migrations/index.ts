@@ -17,6 +17,7 @@ import { stationReceivers } from "./0017-station-receivers.ts";
 import { stationUdpKey } from "./0018-station-udp-key.ts";
 import { derivedFacts } from "./0019-derived-facts.ts";
 import { scale } from "./0020-scale.ts";
+import { accountExtraCredits } from "./0022-account-extra-credits.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -43,5 +44,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0018_station_udp_key": stationUdpKey(),
     "0019_derived_facts": derivedFacts(types),
     "0020_scale": scale(types),
+    "0022_account_extra_credits": accountExtraCredits(),
   };
 }
