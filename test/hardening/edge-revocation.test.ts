@@ -47,7 +47,7 @@ describe("key revocation without Redis", () => {
   it("an allowance changed in this process applies to its next call, with no time passing", async () => {
     const k = await a.key("pro", "deal here");
     const before = await creditLimit(a.service, k.key);
-    assert.equal(await a.service.services.accounts.setDeal(k.accountId, { monthlyCredits: before + 7, ratePerSecond: null }), true);
+    assert.equal(await a.service.services.accounts.setDeal(k.accountId, { monthlyCredits: before + 7, extraMonthlyCredits: null, ratePerSecond: null }), true);
     assert.equal(await creditLimit(a.service, k.key), before + 7);
   });
 
@@ -98,7 +98,7 @@ describe("key revocation through Redis", () => {
     if (!reachable) return t.skip(`no Redis at ${REDIS_URL}`);
     const k = await first!.key("pro", "redis deal");
     const before = await creditLimit(b!.service, k.key);
-    assert.equal(await a!.service.services.accounts.setDeal(k.accountId, { monthlyCredits: before + 11, ratePerSecond: null }), true);
+    assert.equal(await a!.service.services.accounts.setDeal(k.accountId, { monthlyCredits: before + 11, extraMonthlyCredits: null, ratePerSecond: null }), true);
     // b remembers keys for a minute where changes are announced; only the announcement can change its answer.
     let limit = await creditLimit(b!.service, k.key);
     for (let i = 0; i < 100 && limit === before; i++) {
