@@ -97,6 +97,7 @@ async function kill9(p: ServeProcess): Promise<void> {
 
 const admin = new pg.Client({ connectionString: ADMIN });
 let lastFetchError = "";
+const serverErrors: string[] = [];
 let db: pg.Pool | null = null;
 
 /** What the receiver got, per event id: how often, and the vessel and alert it was about. */
@@ -165,7 +166,9 @@ async function main(): Promise<void> {
   const call = (base: string, key: string) =>
     request(`${base}/api/v1/ports?country=NL&limit=1`, { dispatcher: agent, headers: { authorization: `Bearer ${key}` } }).then(
       async (r) => {
-        await r.body.arrayBuffer();
+        const body = await r.body.text();
+        // A server error is named by its code in the report, so a 503 says which store it waited on.
+        if (r.statusCode >= 500) serverErrors.push(`${r.statusCode} ${body.match(/"code":"([a-z_]+)"/)?.[1] ?? "?"}: ${body.match(/"message":"([^"]{0,160})/)?.[1] ?? body.slice(0, 160)}`);
         return r.statusCode;
       },
       (e: unknown) => {
@@ -290,6 +293,7 @@ async function main(): Promise<void> {
   load.stop = true;
   await loader;
   say(`paid calls under kills: ${load.ok} answered 200, ${load.cut} cut off by a kill, other answers ${JSON.stringify(tally(load.other))}`);
+  for (const [error, n] of Object.entries(serverErrors.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e]: (acc[e] ?? 0) + 1 }), {}))) say(`  ${n} x ${error}`);
 
   // Every acknowledged station line is stored.
   const stored = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM positions WHERE mmsi BETWEEN 245000000 AND 245000059`);
