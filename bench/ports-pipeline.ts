@@ -7,8 +7,11 @@
  *   npx node bench/ports-pipeline.ts [seconds-per-round] [rounds]
  *
  * Each server runs in its own process; autocannon drives it from this one with 50 connections.
+ * Beside throughput, each row gives the CPU time per request of the server, and of Redis and
+ * PostgreSQL together (read from /proc, so Linux only): on a shared machine it moves far less.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { percentile } from "./percentile.ts";
@@ -33,10 +36,44 @@ interface Round {
   p50: number;
   p99: number;
   non2xx: number;
+  /** CPU time per answered request (µs) of the server process, and of Redis and PostgreSQL together. */
+  serverCpuUs: number;
+  storesCpuUs: number;
 }
 
-async function load(url: string, keys: string[] | null): Promise<Round> {
+/**
+ * CPU time (ms) a process has used, from /proc (Linux). Throughput on a shared machine moves
+ * with its load; CPU per request moves much less, so it is reported beside it.
+ */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes of Redis and PostgreSQL on this machine (they serve the pipeline's stores). */
+function storePids(): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return /^(redis-server|postgres)/.test(readFileSync(`/proc/${d}/comm`, "utf8"));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function load(url: string, keys: string[] | null, serverPid: number): Promise<Round> {
   let i = 0;
+  // Per process, so a PostgreSQL backend that exits during the round subtracts nothing.
+  const stores0 = new Map(storePids().map((pid) => [pid, cpuMs(pid)]));
+  const storesUsed = () => [...stores0].reduce((sum, [pid, before]) => sum + Math.max(0, cpuMs(pid) - before), 0);
+  const server0 = cpuMs(serverPid);
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -51,7 +88,8 @@ async function load(url: string, keys: string[] | null): Promise<Round> {
       },
     ],
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
+  const perRequestUs = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests.total));
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, serverCpuUs: perRequestUs(cpuMs(serverPid) - server0), storesCpuUs: perRequestUs(storesUsed()) };
 }
 
 const median = (xs: number[]) => percentile(xs, 50);
@@ -65,21 +103,31 @@ for (const engine of engines) {
   const bare = await startChild("./bare-server.ts", [svc.ready.body]);
   const pipe: Round[] = [];
   const base: Round[] = [];
-  await load(svc.ready.url, svc.ready.keys); // warm-up
+  await load(svc.ready.url, svc.ready.keys, svc.child.pid!); // warm-up
   for (let r = 0; r < rounds; r++) {
     // Alternate so drift in the machine's load hits both sides alike.
-    base.push(await load(bare.ready.url, null));
-    pipe.push(await load(svc.ready.url, svc.ready.keys));
+    base.push(await load(bare.ready.url, null, bare.child.pid!));
+    pipe.push(await load(svc.ready.url, svc.ready.keys, svc.child.pid!));
   }
   svc.child.kill("SIGTERM");
   bare.child.kill("SIGTERM");
-  const p = { rps: median(pipe.map((x) => x.rps)), p99: median(pipe.map((x) => x.p99)), non2xx: pipe.reduce((a, x) => a + x.non2xx, 0) };
-  const b = { rps: median(base.map((x) => x.rps)), p99: median(base.map((x) => x.p99)) };
+  const p = {
+    rps: median(pipe.map((x) => x.rps)),
+    p99: median(pipe.map((x) => x.p99)),
+    non2xx: pipe.reduce((a, x) => a + x.non2xx, 0),
+    serverCpuUs: median(pipe.map((x) => x.serverCpuUs)),
+    storesCpuUs: median(pipe.map((x) => x.storesCpuUs)),
+  };
+  const b = { rps: median(base.map((x) => x.rps)), p99: median(base.map((x) => x.p99)), serverCpuUs: median(base.map((x) => x.serverCpuUs)) };
   lines.push(
-    `| ${engine} | ${Math.round(p.rps)} | ${p.p99} | ${Math.round(b.rps)} | ${b.p99} | ${((100 * p.rps) / b.rps).toFixed(1)}% | ${p.non2xx} |`,
+    `| ${engine} | ${Math.round(p.rps)} | ${p.p99} | ${Math.round(b.rps)} | ${b.p99} | ${((100 * p.rps) / b.rps).toFixed(1)}% | ${p.non2xx} | ${p.serverCpuUs} | ${p.storesCpuUs} | ${b.serverCpuUs} |`,
   );
 }
 console.warn(`body ${CONNECTIONS} connections, ${rounds} rounds of ${seconds} s, medians`);
 process.stdout.write(
-  ["| engine | pipeline req/s | pipeline p99 ms | bare node:http req/s | bare p99 ms | ratio | pipeline non-2xx |", "|---|---|---|---|---|---|---|", ...lines].join("\n") + "\n",
+  [
+    "| engine | pipeline req/s | pipeline p99 ms | bare node:http req/s | bare p99 ms | ratio | pipeline non-2xx | pipeline CPU µs/req | Redis + PostgreSQL CPU µs/req | bare CPU µs/req |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...lines,
+  ].join("\n") + "\n",
 );
