@@ -11,6 +11,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { percentile } from "./percentile.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 if (!process.env.DATABASE_URL || !process.env.REDIS_URL) {
   process.stderr.write("api-processes: set DATABASE_URL and REDIS_URL\n");
@@ -20,8 +21,9 @@ const seconds = Number(process.argv[2] ?? 8);
 const rounds = Number(process.argv[3] ?? 3);
 const CONNECTIONS = 50;
 const PORTS = ["NLRTM", "BEANR", "DEHAM", "SGSIN", "CNSGH", "USLAX", "GBFXT", "JPYOK"];
-// One Redis namespace for the processes of the run, as one deployment has.
-const env = { ...process.env, BENCH_REDIS_PREFIX: `mds-bench-api-${process.pid}` };
+// One scratch database and one Redis namespace for the processes of the run, as one deployment has.
+const scratch = await scratchDatabase(process.env.DATABASE_URL);
+const env = { ...process.env, DATABASE_URL: scratch.url, BENCH_REDIS_PREFIX: `mds-bench-api-${process.pid}` };
 
 async function start(): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
   const child = spawn(process.execPath, [new URL("./pipeline-server.ts", import.meta.url).pathname, "postgres+redis"], { stdio: ["ignore", "pipe", "inherit"], env });
@@ -57,8 +59,8 @@ for (let r = 0; r < rounds; r++) {
   one.push(await load([a]));
   two.push(await load([a, b]));
 }
-a.child.kill("SIGTERM");
-b.child.kill("SIGTERM");
+await Promise.all([a, b].map(({ child }) => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM"))));
+await scratch.drop();
 const row = (name: string, xs: typeof one) =>
   `| ${name} | ${Math.round(percentile(xs.map((x) => x.rps), 50))} | ${percentile(xs.map((x) => x.p99), 50)} | ${xs.reduce((s, x) => s + x.non2xx, 0)} |`;
 console.warn(`${CONNECTIONS} connections in all, ${rounds} rounds of ${seconds} s, medians`);

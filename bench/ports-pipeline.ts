@@ -15,6 +15,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { percentile } from "./percentile.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 
 const seconds = Number(process.argv[2] ?? 10);
 const rounds = Number(process.argv[3] ?? 3);
@@ -22,13 +23,20 @@ const CONNECTIONS = 50;
 // Real ports of each coordinate source (unlocode, wpi, geoapify-withheld); CNSHA is an airport, Shanghai port is CNSGH.
 const PORTS = ["NLRTM", "BEANR", "DEHAM", "SGSIN", "CNSGH", "USLAX", "GBFXT", "JPYOK"];
 
-async function startChild(script: string, args: string[]): Promise<{ child: ChildProcess; ready: Record<string, any> }> {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+async function startChild(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; ready: Record<string, any> }> {
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["ignore", "pipe", "inherit"], env });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return { child, ready: JSON.parse(line) };
+}
+
+/** Stops a server and waits for it to exit (its database can then be dropped). */
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
 }
 
 interface Round {
@@ -99,7 +107,9 @@ const available = process.env.DATABASE_URL ? ["sqlite", "postgres", ...(process.
 const engines = process.env.BENCH_ENGINES ? available.filter((e) => process.env.BENCH_ENGINES!.split(",").includes(e)) : available;
 const lines: string[] = [];
 for (const engine of engines) {
-  const svc = await startChild("./pipeline-server.ts", [engine]);
+  // A scratch database per engine beside DATABASE_URL: the bench never migrates a database it was pointed at.
+  const scratch = engine === "sqlite" ? null : await scratchDatabase(process.env.DATABASE_URL!);
+  const svc = await startChild("./pipeline-server.ts", [engine], scratch ? { ...process.env, DATABASE_URL: scratch.url } : process.env);
   const bare = await startChild("./bare-server.ts", [svc.ready.body]);
   const pipe: Round[] = [];
   const base: Round[] = [];
@@ -109,8 +119,9 @@ for (const engine of engines) {
     base.push(await load(bare.ready.url, null, bare.child.pid!));
     pipe.push(await load(svc.ready.url, svc.ready.keys, svc.child.pid!));
   }
-  svc.child.kill("SIGTERM");
+  await stop(svc.child);
   bare.child.kill("SIGTERM");
+  await scratch?.drop();
   const p = {
     rps: median(pipe.map((x) => x.rps)),
     p99: median(pipe.map((x) => x.p99)),
