@@ -22,6 +22,13 @@ export interface DerivedCommit {
   last: number;
   count: number;
   states: { stationId: number; mmsi: number; state: VesselDerivedState }[];
+  /**
+   * What each state was when the page was applied (derivedStateTime; null: none stored). The
+   * commit is refused, as a page taken, when a stored state differs: another process moved it
+   * on, and the page must be applied again from the stored state. Absent: no check (a
+   * recompute replaces the states it starts afresh).
+   */
+  basis?: { stationId: number; mmsi: number; time: number | null }[];
   calls: PortCall[];
   crossings: GateCrossing[];
   coverage: { gateId: string; hour: number; stationId: number }[];

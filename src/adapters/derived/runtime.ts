@@ -1,4 +1,4 @@
-import { deriveFix, newVesselDerivedState, type VesselDerivedState } from "../../domain/derived/derive.ts";
+import { deriveFix, derivedStateTime, newVesselDerivedState, type VesselDerivedState } from "../../domain/derived/derive.ts";
 import type { DerivedFix } from "../../domain/derived/fix.ts";
 import { PortAreaIndex, portArea } from "../../domain/derived/port-areas.ts";
 import type { PortCall, PortCallEvent } from "../../domain/derived/port-call-detector.ts";
@@ -148,6 +148,11 @@ export async function apply(
     else byVessel.set(key, [f]);
   }
   const states = await load([...byVessel.values()].map((l) => ({ stationId: l[0]!.stationId, mmsi: l[0]!.mmsi })));
+  // Taken before the fixes move the states on (deriveFix changes a state in place).
+  const basis = [...byVessel.values()].map((l) => {
+    const state = states.get(`${l[0]!.stationId}:${l[0]!.mmsi}`);
+    return { stationId: l[0]!.stationId, mmsi: l[0]!.mmsi, time: state ? derivedStateTime(state) : null };
+  });
   const events: PortCallEvent[] = [];
   const calls: PortCall[] = [];
   const crossings: GateCrossing[] = [];
@@ -167,5 +172,5 @@ export async function apply(
     }
     saved.push({ stationId: list[0]!.stationId, mmsi: list[0]!.mmsi, state });
   }
-  return { events, commit: { states: saved, calls, crossings, coverage } };
+  return { events, commit: { states: saved, basis, calls, crossings, coverage } };
 }

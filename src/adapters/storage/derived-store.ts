@@ -1,5 +1,5 @@
-import { type Kysely, sql } from "kysely";
-import type { VesselDerivedState } from "../../domain/derived/derive.ts";
+import { type Kysely, sql, type Transaction } from "kysely";
+import { derivedStateTime, type VesselDerivedState } from "../../domain/derived/derive.ts";
 import { PORT_CALL_VERSION } from "../../domain/derived/port-call-detector.ts";
 import type { DerivedCommit, DerivedStore, PortCallQuery, PortPlace, QueuedDerivedFix, StoredCrossing, StoredPortCall } from "../../ports/derived.ts";
 import type { VisibleStations } from "../../ports/vessels.ts";
@@ -7,7 +7,7 @@ import type { BulkRow, SqlDialect } from "./dialect/dialect.ts";
 import type { Database, PortCallsTable } from "./schema.ts";
 import { writeAlerts } from "./webhook-outbox.ts";
 
-/** Thrown inside the commit transaction to roll it back when the page changed under it. */
+/** Thrown inside the commit transaction to roll it back when the page, or a state it started from, changed under it. */
 class PageTaken extends Error {}
 
 const STATE_CONFLICT = `ON CONFLICT (station_id, mmsi) DO UPDATE SET last_time = excluded.last_time, state = excluded.state`;
@@ -53,6 +53,20 @@ export class SqlDerivedStore implements DerivedStore {
     return out;
   }
 
+  /** Whether every state is still as the page found it (its last fix's time, or none stored). */
+  async #basisHolds(trx: Transaction<Database>, basis: NonNullable<DerivedCommit["basis"]>): Promise<boolean> {
+    const stored = new Map<string, number>();
+    const byStation = new Map<number, number[]>();
+    for (const b of basis) byStation.set(b.stationId, [...(byStation.get(b.stationId) ?? []), b.mmsi]);
+    for (const [stationId, mmsis] of byStation) {
+      for (let at = 0; at < mmsis.length; at += CHUNK) {
+        const rows = await trx.selectFrom("derived_state").select(["mmsi", "last_time"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis.slice(at, at + CHUNK)).execute();
+        for (const r of rows) stored.set(stateKey(stationId, r.mmsi), Number(r.last_time));
+      }
+    }
+    return basis.every((b) => (stored.get(stateKey(b.stationId, b.mmsi)) ?? null) === b.time);
+  }
+
   async commit(page: DerivedCommit, now: number): Promise<{ consumed: boolean; deliveries: number }> {
     try {
       return await this.#db.transaction().execute(async (trx) => {
@@ -60,11 +74,12 @@ export class SqlDerivedStore implements DerivedStore {
           const gone = await trx.deleteFrom("derived_feed").where("id", ">=", page.first).where("id", "<=", page.last).executeTakeFirst();
           if (Number(gone.numDeletedRows) !== page.count) throw new PageTaken();
         }
+        if (page.basis && !(await this.#basisHolds(trx, page.basis))) throw new PageTaken();
         await this.#dialect.bulkInsert(trx, {
           table: "derived_state",
           columns: ["station_id", "mmsi", "last_time", "state"],
           types: ["int4", "int4", "int8", "text"],
-          rows: page.states.map((s): BulkRow => [s.stationId, s.mmsi, Math.max(s.state.calls.t, s.state.transit.t), JSON.stringify(s.state)]),
+          rows: page.states.map((s): BulkRow => [s.stationId, s.mmsi, derivedStateTime(s.state), JSON.stringify(s.state)]),
           tail: STATE_CONFLICT,
         });
         // The last version of each call in the page wins (a call grows while the vessel stays).

@@ -13,6 +13,15 @@ export function newVesselDerivedState(): VesselDerivedState {
   return { calls: newPortCallState(), transit: { t: -1, lat: 0, lon: 0 } };
 }
 
+/**
+ * The time of the last fix a vessel's state has taken: fixes are applied in time order, so
+ * it only moves forward, and it is what the store keeps beside the state (`last_time`). It
+ * tells whether a state is still the one stored, or another process has moved it on.
+ */
+export function derivedStateTime(state: VesselDerivedState): number {
+  return Math.max(state.calls.t, state.transit.t);
+}
+
 export interface DerivedOutput {
   calls: PortCallEvent[];
   crossings: GateCrossing[];
