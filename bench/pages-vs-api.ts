@@ -32,8 +32,8 @@ function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
     for (const d of ["ports", "flags", "emissions", "wrecks"]) await importDataset(service, d, undefined, { progress: false });
     // A ship heard by a shared station: 24 hours of fixes every 10 seconds.
     const a = await service.services.accounts.createAccount({ name: "station owner", webPlan: "pro", apiPlan: null });
-    const { station } = await service.services.stations.createStation(a.id, "shared mast");
-    await service.store.db.updateTable("stations").set({ shared: 1 }).where("id", "=", station.id).execute();
+    // Shared through the store, so the service's snapshot of shared stations learns it at once.
+    const { station } = await service.services.stations.createStation(a.id, "shared mast", { shared: true });
     const now = Date.now();
     const fixes: PositionFix[] = [];
     for (let t = now - 24 * 3_600_000; t < now; t += 10_000) {
