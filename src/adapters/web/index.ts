@@ -2,7 +2,6 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
-import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LoginThrottle } from "../../domain/people/login-throttle.ts";
@@ -15,6 +14,7 @@ import { registerApiDocsPage } from "./api-docs-page.ts";
 import { registerAuthPages } from "./auth-pages.ts";
 import { type ConnectedApp, field, sendPage, type WebContext } from "./context.ts";
 import { html } from "../shared/html.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
 import { registerStationPages } from "./station-pages.ts";
 import { configureSessions, verifyCsrf } from "./session.ts";
 import { registerWebhookPages } from "./webhook-pages.ts";
@@ -65,24 +65,7 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   app.register(cookie);
   app.register(formbody, { bodyLimit: 256 * 1024 });
   app.register(async (web) => {
-    await web.register(helmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", "data:"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          baseUri: ["'self'"],
-          objectSrc: ["'none'"],
-          // Over plain http this would send every asset request to https, where nothing answers.
-          ...(secure ? { upgradeInsecureRequests: [] } : {}),
-        },
-      },
-      strictTransportSecurity: secure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    });
+    registerSecurityHeaders(web, secure);
     await web.register(fastifyStatic, { root: join(PROJECT_ROOT, "public"), prefix: "/assets/", maxAge: 3_600_000 });
     await web.register(fastifyStatic, { root: distOf("leaflet"), prefix: "/vendor/leaflet/", decorateReply: false, maxAge: 86_400_000 });
     await web.register(fastifyStatic, { root: distOf("terra-draw"), prefix: "/vendor/terra-draw/", decorateReply: false, maxAge: 86_400_000 });
