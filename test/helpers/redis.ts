@@ -16,3 +16,14 @@ export async function redisReachable(url: string = TEST_REDIS_URL): Promise<bool
     r.disconnect();
   }
 }
+
+/** Removes every key under `prefix`: a suite's own namespace, so runs sharing one Redis leave nothing behind. */
+export async function dropRedisKeys(prefix: string, url: string = TEST_REDIS_URL): Promise<void> {
+  const r = new Redis(url);
+  try {
+    const keys = await r.keys(`${prefix}*`);
+    if (keys.length > 0) await r.del(...keys);
+  } finally {
+    r.disconnect();
+  }
+}

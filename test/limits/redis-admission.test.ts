@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { Redis } from "ioredis";
 import { RedisAdmission } from "../../src/adapters/limits/redis-admission.ts";
 import { SqlCreditLedger } from "../../src/adapters/storage/credit-ledger.ts";
 import { RedisCreditLedger } from "../../src/adapters/storage/redis-credit-ledger.ts";
 import { AppError } from "../../src/domain/errors.ts";
 import type { AdmissionRequest } from "../../src/ports/admission.ts";
-import { redisReachable, TEST_REDIS_URL } from "../helpers/redis.ts";
+import { dropRedisKeys, redisReachable, TEST_REDIS_URL } from "../helpers/redis.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 
 const REDIS_URL = TEST_REDIS_URL;
@@ -25,10 +24,7 @@ describe("rate limits and credits admitted together in Redis (several processes)
   });
   after(async () => {
     for (const c of closing) await c.close();
-    const r = new Redis(REDIS_URL);
-    const keys = await r.keys(`${prefix}*`);
-    if (keys.length > 0) await r.del(...keys);
-    r.disconnect();
+    await dropRedisKeys(prefix);
     await t.close();
   });
 

@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { SqlCreditLedger } from "../../src/adapters/storage/credit-ledger.ts";
 import { RedisCreditLedger } from "../../src/adapters/storage/redis-credit-ledger.ts";
 import { AppError } from "../../src/domain/errors.ts";
-import { redisReachable, TEST_REDIS_URL } from "../helpers/redis.ts";
+import { dropRedisKeys, redisReachable, TEST_REDIS_URL } from "../helpers/redis.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 
 const REDIS_URL = TEST_REDIS_URL;
@@ -21,10 +21,7 @@ describe("credits in Redis, written behind to the store (several processes)", as
   });
   after(async () => {
     for (const l of ledgers) await l.close();
-    const r = new Redis(REDIS_URL);
-    const keys = await r.keys(`${prefix}*`);
-    if (keys.length > 0) await r.del(...keys);
-    r.disconnect();
+    await dropRedisKeys(prefix);
     await t.close();
   });
 
