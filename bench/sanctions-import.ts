@@ -143,6 +143,13 @@ async function sdnCsv(path: string, bytes: number): Promise<void> {
   await writeRepeated(path, "", (k) => `${rows.map((r, i) => row(r, i, k)).join("\r\n")}\r\n`, "", bytes);
 }
 
+/** Writes one synthetic file and exits: `--write SDN_ADVANCED.XML path MB [others]`, to profile an import by hand. */
+async function writeOnly(file: string, path: string, mb: number, others?: number): Promise<void> {
+  const c = CASES.find((x) => x.file === file);
+  if (!c) throw new Error(`no case ${file}; one of ${CASES.map((x) => x.file).join(", ")}`);
+  await c.generate(path, mb * MB, others);
+}
+
 // ---- the parent: generate, run each import in a child, print the table ----
 
 interface Case {
@@ -154,6 +161,14 @@ interface Case {
   othersWhenPadded?: number;
 }
 
+const CASES: Case[] = [
+  { list: "ofac", file: "SDN_ADVANCED.XML", mb: 100, generate: advancedXml, othersWhenPadded: 41 },
+  { list: "ofac", file: "SDN_ENHANCED.XML", mb: 100, generate: enhancedXml, othersWhenPadded: 41 },
+  { list: "ofac", file: "SDN.CSV", mb: 4, generate: sdnCsv },
+  { list: "uk", file: "UK-Sanctions-List.xml", mb: 30, generate: ukXml, othersWhenPadded: 38 },
+  { list: "canada", file: "sema-lmes.xml", mb: 5, generate: canadaXml },
+];
+
 function runChild(list: string, files: string[]): { ms: number; peakRssMb: number; active: number } {
   const r = spawnSync(process.execPath, [import.meta.filename, "--child", list, ...files], { encoding: "utf8", maxBuffer: 1 << 24 });
   const line = r.stdout.trim().split("\n").pop() ?? "";
@@ -162,13 +177,7 @@ function runChild(list: string, files: string[]): { ms: number; peakRssMb: numbe
 }
 
 async function parent(scale: number): Promise<void> {
-  const cases: Case[] = [
-    { list: "ofac", file: "SDN_ADVANCED.XML", mb: 100, generate: advancedXml, othersWhenPadded: 41 },
-    { list: "ofac", file: "SDN_ENHANCED.XML", mb: 100, generate: enhancedXml, othersWhenPadded: 41 },
-    { list: "ofac", file: "SDN.CSV", mb: 4, generate: sdnCsv },
-    { list: "uk", file: "UK-Sanctions-List.xml", mb: 30, generate: ukXml, othersWhenPadded: 38 },
-    { list: "canada", file: "sema-lmes.xml", mb: 5, generate: canadaXml },
-  ];
+  const cases = CASES;
   const dir = mkdtempSync(join(tmpdir(), "mds-bench-sanctions-files-"));
   try {
     const floor = runChild("none", []);
@@ -196,4 +205,5 @@ async function parent(scale: number): Promise<void> {
 }
 
 if (process.argv[2] === "--child") await child(process.argv[3]!, process.argv.slice(4));
+else if (process.argv[2] === "--write") await writeOnly(process.argv[3]!, process.argv[4]!, Number(process.argv[5] ?? "100"), process.argv[6] === undefined ? undefined : Number(process.argv[6]));
 else await parent(Number(process.argv[2] ?? "1"));
