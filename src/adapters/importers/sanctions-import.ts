@@ -9,9 +9,8 @@ import type { Clock } from "../../ports/clock.ts";
 import type { CompanyStore } from "../../ports/companies.ts";
 import { companiesFromSanctions } from "../../domain/companies/from-sanctions.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
-import { createReadStream } from "node:fs";
 import { OFFICIAL_SANCTIONS_SOURCES, parseListedCompanies, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
-import { sizeOf } from "./sanctions/common.ts";
+import { fileChunks, sizeOf } from "./sanctions/common.ts";
 import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
 export interface SanctionsImportOptions {
@@ -53,8 +52,7 @@ async function checksumOf(files: readonly SourceFile[]): Promise<string> {
   const h = createHash("sha256");
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
     h.update(`${f.name}\u0000${sizeOf(f)}\u0000`);
-    if (f.path === undefined) h.update(f.bytes);
-    else for await (const chunk of createReadStream(f.path)) h.update(chunk as Buffer);
+    for await (const chunk of fileChunks(f)) h.update(chunk);
   }
   return h.digest("hex");
 }
