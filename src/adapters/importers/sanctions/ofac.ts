@@ -22,7 +22,7 @@ import {
   type SourceFile,
   toSourceFiles,
 } from "./common.ts";
-import { readAdvancedXml } from "./ofac/advanced-xml.ts";
+import { readAdvancedXml, readAdvancedXmlDates } from "./ofac/advanced-xml.ts";
 import { readEnhancedXml } from "./ofac/enhanced-xml.ts";
 import { UnreadFields } from "./unread-fields.ts";
 import { xmlRootName } from "./xml-stream.ts";
@@ -83,9 +83,16 @@ function classify(file: SourceFile): Classified {
   throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected OFAC's SDN CSV or XML files`);
 }
 
-/** Reads an advanced or enhanced XML as a stream, reporting the vessel fields it does not read. */
-async function readXml(c: Classified, warn: (message: string) => void): Promise<{ designations: () => Designation[]; dates: Map<string, ListingDate> }> {
-  const reader = c.kind === "advanced-xml" ? await readAdvancedXml(c.file) : await readEnhancedXml(c.file);
+/**
+ * Reads an advanced or enhanced XML as a stream, reporting the vessel fields it does not read.
+ * Beside the CSV only the dates are needed: the advanced file is then read once, for those.
+ */
+async function readXml(
+  c: Classified,
+  warn: (message: string) => void,
+  datesOnly = false,
+): Promise<{ designations: () => Designation[]; dates: Map<string, ListingDate> }> {
+  const reader = c.kind === "enhanced-xml" ? await readEnhancedXml(c.file) : datesOnly ? await readAdvancedXmlDates(c.file) : await readAdvancedXml(c.file);
   return {
     designations: () => {
       const out = reader.designations();
@@ -123,7 +130,7 @@ export async function parseOfac(input: SanctionsInput, options: ParseOptions = {
     const dateSources = [...advanced, ...enhanced];
     if (dateSources.length === 0) return designations;
     const dates = new Map<string, ListingDate>();
-    for (const c of dateSources) for (const [k, v] of (await readXml(c, warn)).dates) if (!dates.has(k)) dates.set(k, v);
+    for (const c of dateSources) for (const [k, v] of (await readXml(c, warn, true)).dates) if (!dates.has(k)) dates.set(k, v);
     return designations.map((d) => {
       const found = dates.get(d.recordId);
       return found ? { ...d, listedAt: found.date, listedAtField: found.field } : d;
