@@ -10,7 +10,8 @@ import type { CompanyStore } from "../../ports/companies.ts";
 import { companiesFromSanctions } from "../../domain/companies/from-sanctions.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
 import { OFFICIAL_SANCTIONS_SOURCES, parseListedCompanies, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
-import { fileChunks, sizeOf } from "./sanctions/common.ts";
+import { fileChunks } from "./sanctions/chunks.ts";
+import { sizeOf } from "./sanctions/common.ts";
 import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
 export interface SanctionsImportOptions {
@@ -88,7 +89,7 @@ export async function importSanctionsFiles(
   });
   // After the version is stored (the guard may refuse it): the list's companies follow its latest version.
   if (deps.companies) {
-    const listed = parseListedCompanies(list, [...files]);
+    const listed = await parseListedCompanies(list, [...files]);
     await deps.companies.replaceSource(list, companiesFromSanctions(list, designations, listed.companies, listed.people));
   }
   return result;

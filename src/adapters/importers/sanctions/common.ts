@@ -5,7 +5,6 @@
  * "everything was de-listed".
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { type SanctionsListKey, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
 import { parseCsvRecords } from "../csv-reader.ts";
@@ -43,31 +42,6 @@ export function headOf(file: SourceFile, length: number): Buffer {
     return buffer.subarray(0, n);
   } finally {
     closeSync(fd);
-  }
-}
-
-/**
- * The file's bytes in chunks of at most `chunkSize`, read from disk into one buffer that is
- * reused: each chunk is valid only until the next is asked for, so a reader copies what it
- * keeps (decoding to text or hashing does). A fresh buffer per chunk (a read stream's) is
- * memory outside the JS heap that only a garbage collection returns; a loop that makes
- * little other garbage (a checksum) piled up some 64 MB of them before one came.
- */
-export async function* fileChunks(file: SourceFile, chunkSize = 1 << 16): AsyncIterable<Buffer> {
-  if (file.path === undefined) {
-    for (let i = 0; i < file.bytes.length; i += chunkSize) yield file.bytes.subarray(i, i + chunkSize);
-    return;
-  }
-  const handle = await open(file.path, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(chunkSize);
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, chunkSize, null);
-      if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
-    }
-  } finally {
-    await handle.close();
   }
 }
 
@@ -119,7 +93,7 @@ export function toSourceFiles(input: SanctionsInput, list?: SanctionsListKey): S
 }
 
 /** OFAC ends its CSV files with a DOS end-of-file byte. */
-const CTRL_Z = "\u001a";
+export const CTRL_Z = "\u001a";
 
 export type SanctionsFormat = "xml" | "csv" | "xlsx" | "zip" | "empty" | "unknown";
 

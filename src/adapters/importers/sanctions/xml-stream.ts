@@ -7,7 +7,8 @@
  */
 import { SaxesParser } from "saxes";
 import { type SanctionsListKey, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
-import { fileChunks, headOf, type SourceFile, type XmlNode } from "./common.ts";
+import { textChunks } from "./chunks.ts";
+import { headOf, type SourceFile, type XmlNode } from "./common.ts";
 
 /** Called with each selected element, by its path of local names from the root ("Sanctions/DistinctParties/DistinctParty"). */
 export type ElementHandlers = Record<string, (node: XmlNode | string) => void>;
@@ -45,12 +46,6 @@ export function xmlRootName(file: SourceFile): string | null {
   const stripped = head.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, "");
   const m = /<([A-Za-z_][\w.:-]*)/.exec(stripped);
   return m ? localName(m[1]!) : null;
-}
-
-function encodingOf(first: Buffer): string {
-  if (first[0] === 0xff && first[1] === 0xfe) return "utf-16le";
-  if (first[0] === 0xfe && first[1] === 0xff) return "utf-16be";
-  return "utf-8";
 }
 
 /** What a finished element becomes: text alone when it has neither attributes nor children, as parseXml does. */
@@ -144,13 +139,10 @@ export async function streamXmlElements(
   const fail = (e: Error): never => {
     throw new SanctionsParseError(list, `${file.name} is not well-formed XML (${e.message}); the file may be truncated or not XML`, { cause: e });
   };
-  let decoder: InstanceType<typeof TextDecoder> | null = null;
-  for await (const chunk of fileChunks(file, chunkSize)) {
-    decoder ??= new TextDecoder(encodingOf(chunk));
-    parser.write(decoder.decode(chunk, { stream: true }));
+  for await (const text of textChunks(file, chunkSize)) {
+    parser.write(text);
     if (failure) fail(failure);
   }
-  parser.write(decoder?.decode() ?? "");
   parser.close();
   if (failure) fail(failure);
   if (root === "") throw new SanctionsParseError(list, `${file.name} has no XML root element`);
