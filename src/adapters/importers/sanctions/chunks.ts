@@ -31,6 +31,9 @@ export async function* fileChunks(file: SourceFile, chunkSize = 1 << 16): AsyncI
   }
 }
 
+/** A document inside a file (a part of an xlsx workbook), read as it is unpacked; the name is for messages. */
+export type PartOfFile = { name: string; chunks: () => AsyncIterable<Buffer> };
+
 /** The encoding a byte-order mark announces; UTF-8 without one. */
 function encodingOf(first: Buffer): string {
   if (first[0] === 0xff && first[1] === 0xfe) return "utf-16le";
@@ -43,9 +46,9 @@ function encodingOf(first: Buffer): string {
  * (spreadsheet exports); the mark itself dropped, and a character cut between two chunks
  * decoded whole. Chunks are never empty.
  */
-export async function* textChunks(file: SourceFile, chunkSize = 1 << 14): AsyncIterable<string> {
+export async function* textChunks(file: SourceFile | PartOfFile, chunkSize = 1 << 14): AsyncIterable<string> {
   let decoder: InstanceType<typeof TextDecoder> | null = null;
-  for await (const chunk of fileChunks(file, chunkSize)) {
+  for await (const chunk of "chunks" in file ? file.chunks() : fileChunks(file, chunkSize)) {
     decoder ??= new TextDecoder(encodingOf(chunk));
     const text = decoder.decode(chunk, { stream: true });
     if (text !== "") yield text;

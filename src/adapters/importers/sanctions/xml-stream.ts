@@ -7,7 +7,7 @@
  */
 import { SaxesParser } from "saxes";
 import { type SanctionsListKey, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
-import { textChunks } from "./chunks.ts";
+import { type PartOfFile, textChunks } from "./chunks.ts";
 import { headOf, type SourceFile, type XmlNode } from "./common.ts";
 
 /** Called with each selected element, by its path of local names from the root ("Sanctions/DistinctParties/DistinctParty"). */
@@ -75,7 +75,7 @@ function addChild(parent: Frame, name: string, value: XmlNode | string): void {
  */
 export async function streamXmlElements(
   list: SanctionsListKey,
-  file: SourceFile,
+  file: SourceFile | PartOfFile,
   handlers: ElementHandlers,
   chunkSize = 1 << 14,
   { onOpen = {}, keepIf = {} }: StreamOptions = {},
