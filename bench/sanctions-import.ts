@@ -11,13 +11,14 @@
  * publication (test/fixtures/sanctions) are repeated with fresh record ids, vessels mixed
  * with non-vessel records in about the real share (OFAC 8%, UK 10%), to about the real
  * sizes: SDN_ADVANCED.XML ~100 MB, SDN_ENHANCED.XML ~100 MB, UK-Sanctions-List.xml ~30 MB,
- * UK-Sanctions-List.csv ~50 MB, sema-lmes.xml ~5 MB, SDN.CSV ~4 MB; and OFAC's default
+ * UK-Sanctions-List.csv ~50 MB, sema-lmes.xml ~5 MB, SDN.CSV ~4 MB, New Zealand's workbook
+ * ~21 MB (its Ships sheet beside a large other sheet); and OFAC's default
  * import, SDN.CSV with SDN_ADVANCED.XML. Every import runs in a child process of its own, on a
  * fresh SQLite data dir, and reports its own peak RSS (getrusage maxrss); a child that
  * opens the store and imports nothing gives the floor.
  */
 import { spawnSync } from "node:child_process";
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
@@ -191,6 +192,27 @@ async function ofacDefaultSet(dir: string, bytes: number, others?: number): Prom
   await advancedXml(join(dir, "SDN_ADVANCED.XML"), bytes * 0.96, others);
 }
 
+/**
+ * Russia-Sanctions-Register.xlsx: the test workbook's four ships beside a "Trade Measures" sheet
+ * grown to the size asked (the real register is about 21 MB, most of it that sheet), its
+ * descriptions all distinct, so the shared-string table is large too. Built in memory (about
+ * 2.6 GB for 44 MB) by the tests' workbook writer.
+ */
+async function nzWorkbook(path: string, bytes: number): Promise<void> {
+  const { buildXlsx, NZ_SHIPS_ROWS } = await import("../test/adapters/importers/sanctions/helpers.ts");
+  const rows = Math.round(bytes / 40); // about 40 compressed bytes a trade row
+  const trade: (string | number)[][] = [["HS Code", "Description", "Measure", "Rate", "From", "Note"]];
+  for (let i = 0; i < rows; i++) {
+    trade.push([String(100000 + i), `Goods of heading ${i % 5000} described at some length for the register ${i}`, i % 3 === 0 ? "Import ban" : "Export ban", 35 + (i % 7), 44000 + (i % 900), `note ${i}`]);
+  }
+  const workbook = buildXlsx([
+    { name: "Russia Sanctions Register", rows: [["Unique Identifier", "Name"], ["X1", "Someone"]] },
+    { name: "Ships", rows: NZ_SHIPS_ROWS },
+    { name: "Trade Measures", rows: trade },
+  ]);
+  writeFileSync(path, workbook);
+}
+
 /** Bytes of a file, or of the files of a directory. */
 function sizeOfPath(path: string): number {
   const info = statSync(path);
@@ -225,6 +247,7 @@ const CASES: Case[] = [
   { list: "uk", file: "UK-Sanctions-List.xml", mb: 30, generate: ukXml, othersWhenPadded: 38 },
   { list: "uk", file: "UK-Sanctions-List.csv", mb: 50, generate: ukCsv, othersWhenPadded: 19 },
   { list: "canada", file: "sema-lmes.xml", mb: 5, generate: canadaXml },
+  { list: "new-zealand", file: "Russia-Sanctions-Register.xlsx", mb: 21, generate: nzWorkbook },
 ];
 
 function runChild(list: string, files: string[]): { ms: number; peakRssMb: number; active: number } {
