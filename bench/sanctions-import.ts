@@ -3,19 +3,23 @@
  * the growth shows: a reader that streams keeps its peak flat, one that loads the file
  * whole grows with it.
  *
- *   npx node bench/sanctions-import.ts [scale]      scale 1 (default): the largest file ~100 MB
+ *   npx node bench/sanctions-import.ts [scale] [file]   scale 1 (default): the largest file ~100 MB;
+ *                                                       file: only the cases whose file name holds it
+ *   npx node bench/sanctions-import.ts --write SDN_ADVANCED.XML <path> <MB>   one file, to profile by hand
  *
  * The files are synthetic but follow the real schemas: the bundled extracts of each
  * publication (test/fixtures/sanctions) are repeated with fresh record ids, vessels mixed
  * with non-vessel records in about the real share (OFAC 8%, UK 10%), to about the real
  * sizes: SDN_ADVANCED.XML ~100 MB, SDN_ENHANCED.XML ~100 MB, UK-Sanctions-List.xml ~30 MB,
- * sema-lmes.xml ~5 MB, SDN.CSV ~4 MB. Every import runs in a child process of its own, on a
+ * UK-Sanctions-List.csv ~50 MB, sema-lmes.xml ~5 MB, SDN.CSV ~4 MB, New Zealand's workbook
+ * ~21 MB (its Ships sheet beside a large other sheet); and OFAC's default
+ * import, SDN.CSV with SDN_ADVANCED.XML. Every import runs in a child process of its own, on a
  * fresh SQLite data dir, and reports its own peak RSS (getrusage maxrss); a child that
  * opens the store and imports nothing gives the floor.
  */
 import { spawnSync } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
 
@@ -143,6 +147,85 @@ async function sdnCsv(path: string, bytes: number): Promise<void> {
   await writeRepeated(path, "", (k) => `${rows.map((r, i) => row(r, i, k)).join("\r\n")}\r\n`, "", bytes);
 }
 
+/**
+ * UK-Sanctions-List.csv: the "Report Date:" line, the official header, then per copy the 29 Apr
+ * 2026 ships (one row per name, as the official CSV has them) and `others` rows of individuals
+ * per ship row, each with an address and a statement of reasons (about 10% ship rows).
+ */
+async function ukCsv(path: string, bytes: number, others = 9): Promise<void> {
+  const header = readFileSync(join(FIXTURES, "uk", "uk_sanctions_list_csv_header.txt"), "utf8")
+    .split(/\r?\n/)
+    .find((l) => l.startsWith("Last Updated,"))!
+    .split(",");
+  const quote = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+  const ships = readFileSync(join(FIXTURES, "uk", "uk_sanctions_list_ships_derived_2026-04-29.csv"), "utf8").trim().split(/\r?\n/).slice(1);
+  const row = (values: Record<string, string>) => header.map((h) => quote(values[h] ?? "")).join(",");
+  const reasons = "Statement of reasons of a designation that is not a ship, long enough to weigh what the real ones weigh in the file. ".repeat(12);
+  const body = (k: number) => {
+    const lines: string[] = [];
+    for (const [i, line] of ships.entries()) {
+      const [uniqueId, unRef, designated, updated, primary, aliases, imo] = line.split(",");
+      const id = `${uniqueId}-${k}`;
+      const names: [string, string][] = [[primary!, "Primary name"], ...(aliases ? aliases.split("; ").map((a): [string, string] => [a, "Alias"]) : [])];
+      for (const [name, type] of names) {
+        const base = { "Last Updated": updated!, "Unique ID": id, "UN Reference Number": unRef!, "Name type": type, "Date Designated": designated! };
+        lines.push(row({ ...base, "Name 6": name, "Designation Type": "Ship", "Regime Name": "The Russia (Sanctions) (EU Exit) Regulations 2019", "IMO number": imo! }));
+        for (let j = 0; j < others; j++) {
+          lines.push(
+            row({ ...base, "Unique ID": `IND${i}-${j}-${k}`, "Name 6": `${name} person ${j}`, "Name 1": "Given", "Designation Type": "Individual", "Address Line 1": `${j} Some Street`, "Address Country": "Russia", "UK Statement of Reasons": reasons }),
+          );
+        }
+      }
+    }
+    return `${lines.join("\r\n")}\r\n`;
+  };
+  await writeRepeated(path, `\uFEFFReport Date: 29-Apr-2026\r\n${header.join(",")}\r\n`, body, "", bytes);
+}
+
+/**
+ * OFAC's default import (what `serve` fetches): SDN.CSV as the base and SDN_ADVANCED.XML for the
+ * dates, in one directory; the advanced file is then read once, for the vessels' entries.
+ */
+async function ofacDefaultSet(dir: string, bytes: number, others?: number): Promise<void> {
+  mkdirSync(dir);
+  await sdnCsv(join(dir, "SDN.CSV"), bytes * 0.04);
+  await advancedXml(join(dir, "SDN_ADVANCED.XML"), bytes * 0.96, others);
+}
+
+/**
+ * Russia-Sanctions-Register.xlsx: the test workbook's four ships beside a "Trade Measures" sheet
+ * grown to the size asked (the real register is about 21 MB, most of it that sheet), its
+ * descriptions all distinct, so the shared-string table is large too. Built in memory (about
+ * 2.6 GB for 44 MB) by the tests' workbook writer.
+ */
+async function nzWorkbook(path: string, bytes: number): Promise<void> {
+  const { buildXlsx, NZ_SHIPS_ROWS } = await import("../test/adapters/importers/sanctions/helpers.ts");
+  const rows = Math.round(bytes / 40); // about 40 compressed bytes a trade row
+  const trade: (string | number)[][] = [["HS Code", "Description", "Measure", "Rate", "From", "Note"]];
+  for (let i = 0; i < rows; i++) {
+    trade.push([String(100000 + i), `Goods of heading ${i % 5000} described at some length for the register ${i}`, i % 3 === 0 ? "Import ban" : "Export ban", 35 + (i % 7), 44000 + (i % 900), `note ${i}`]);
+  }
+  const workbook = buildXlsx([
+    { name: "Russia Sanctions Register", rows: [["Unique Identifier", "Name"], ["X1", "Someone"]] },
+    { name: "Ships", rows: NZ_SHIPS_ROWS },
+    { name: "Trade Measures", rows: trade },
+  ]);
+  writeFileSync(path, workbook);
+}
+
+/** Bytes of a file, or of the files of a directory. */
+function sizeOfPath(path: string): number {
+  const info = statSync(path);
+  return info.isDirectory() ? readdirSync(path).reduce((n, f) => n + statSync(join(path, f)).size, 0) : info.size;
+}
+
+/** Writes one synthetic file and exits: `--write SDN_ADVANCED.XML path MB [others]`, to profile an import by hand. */
+async function writeOnly(file: string, path: string, mb: number, others?: number): Promise<void> {
+  const c = CASES.find((x) => x.file === file);
+  if (!c) throw new Error(`no case ${file}; one of ${CASES.map((x) => x.file).join(", ")}`);
+  await c.generate(path, mb * MB, others);
+}
+
 // ---- the parent: generate, run each import in a child, print the table ----
 
 interface Case {
@@ -152,7 +235,20 @@ interface Case {
   generate: (path: string, bytes: number, others?: number) => Promise<void>;
   /** Non-vessel records per copy in the file doubled by non-vessel records alone (same vessels); none: not run. */
   othersWhenPadded?: number;
+  /** Also a file four times the size. */
+  quadrupled?: boolean;
 }
+
+const CASES: Case[] = [
+  { list: "ofac", file: "SDN_ADVANCED.XML", mb: 100, generate: advancedXml, othersWhenPadded: 41, quadrupled: true },
+  { list: "ofac", file: "SDN.CSV + SDN_ADVANCED.XML", mb: 104, generate: ofacDefaultSet, othersWhenPadded: 41 },
+  { list: "ofac", file: "SDN_ENHANCED.XML", mb: 100, generate: enhancedXml, othersWhenPadded: 41 },
+  { list: "ofac", file: "SDN.CSV", mb: 4, generate: sdnCsv },
+  { list: "uk", file: "UK-Sanctions-List.xml", mb: 30, generate: ukXml, othersWhenPadded: 38 },
+  { list: "uk", file: "UK-Sanctions-List.csv", mb: 50, generate: ukCsv, othersWhenPadded: 19 },
+  { list: "canada", file: "sema-lmes.xml", mb: 5, generate: canadaXml },
+  { list: "new-zealand", file: "Russia-Sanctions-Register.xlsx", mb: 21, generate: nzWorkbook },
+];
 
 function runChild(list: string, files: string[]): { ms: number; peakRssMb: number; active: number } {
   const r = spawnSync(process.execPath, [import.meta.filename, "--child", list, ...files], { encoding: "utf8", maxBuffer: 1 << 24 });
@@ -161,16 +257,13 @@ function runChild(list: string, files: string[]): { ms: number; peakRssMb: numbe
   return JSON.parse(line) as { ms: number; peakRssMb: number; active: number };
 }
 
-async function parent(scale: number): Promise<void> {
-  const cases: Case[] = [
-    { list: "ofac", file: "SDN_ADVANCED.XML", mb: 100, generate: advancedXml, othersWhenPadded: 41 },
-    { list: "ofac", file: "SDN_ENHANCED.XML", mb: 100, generate: enhancedXml, othersWhenPadded: 41 },
-    { list: "ofac", file: "SDN.CSV", mb: 4, generate: sdnCsv },
-    { list: "uk", file: "UK-Sanctions-List.xml", mb: 30, generate: ukXml, othersWhenPadded: 38 },
-    { list: "canada", file: "sema-lmes.xml", mb: 5, generate: canadaXml },
-  ];
+const loadAverage = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+
+async function parent(scale: number, only: string | undefined): Promise<void> {
+  const cases = CASES.filter((c) => only === undefined || c.file.toLowerCase().includes(only.toLowerCase()));
   const dir = mkdtempSync(join(tmpdir(), "mds-bench-sanctions-files-"));
   try {
+    console.log(`load average at the start: ${loadAverage()}`);
     const floor = runChild("none", []);
     console.log(`floor (store opened, nothing imported): peak RSS ${floor.peakRssMb.toFixed(0)} MB\n`);
     console.log("| list | file | size | vessels | import time | peak RSS |");
@@ -180,20 +273,23 @@ async function parent(scale: number): Promise<void> {
         ["", 1, undefined],
         [" (doubled)", 2, undefined],
         ...(c.othersWhenPadded ? [[" (doubled by non-vessel records, same vessels)", 2, c.othersWhenPadded] as [string, number, number]] : []),
+        ...(c.quadrupled ? [[" (quadrupled)", 4, undefined] as [string, number, undefined]] : []),
       ];
       for (const [label, factor, others] of runs) {
-        const path = join(dir, `${factor}x-${c.file}`);
+        const path = join(dir, `${factor}x-${c.file.replace(/[^\w.-]+/g, "_")}`);
         await c.generate(path, c.mb * scale * factor * MB, others);
-        const size = statSync(path).size / MB;
+        const size = sizeOfPath(path) / MB;
         const r = runChild(c.list, [path]);
-        rmSync(path);
+        rmSync(path, { recursive: true });
         console.log(`| ${c.list} | ${c.file}${label} | ${size.toFixed(1)} MB | ${r.active} | ${(r.ms / 1000).toFixed(1)} s | ${r.peakRssMb.toFixed(0)} MB |`);
       }
     }
+    console.log(`\nload average at the end: ${loadAverage()}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 if (process.argv[2] === "--child") await child(process.argv[3]!, process.argv.slice(4));
-else await parent(Number(process.argv[2] ?? "1"));
+else if (process.argv[2] === "--write") await writeOnly(process.argv[3]!, process.argv[4]!, Number(process.argv[5] ?? "100"), process.argv[6] === undefined ? undefined : Number(process.argv[6]));
+else await parent(Number(process.argv[2] ?? "1"), process.argv[3]);

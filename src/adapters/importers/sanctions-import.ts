@@ -9,8 +9,8 @@ import type { Clock } from "../../ports/clock.ts";
 import type { CompanyStore } from "../../ports/companies.ts";
 import { companiesFromSanctions } from "../../domain/companies/from-sanctions.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
-import { createReadStream } from "node:fs";
 import { OFFICIAL_SANCTIONS_SOURCES, parseListedCompanies, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
+import { fileChunks } from "./sanctions/chunks.ts";
 import { sizeOf } from "./sanctions/common.ts";
 import type { ReadSourcesOptions } from "./sanctions/source.ts";
 
@@ -53,8 +53,7 @@ async function checksumOf(files: readonly SourceFile[]): Promise<string> {
   const h = createHash("sha256");
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
     h.update(`${f.name}\u0000${sizeOf(f)}\u0000`);
-    if (f.path === undefined) h.update(f.bytes);
-    else for await (const chunk of createReadStream(f.path)) h.update(chunk as Buffer);
+    for await (const chunk of fileChunks(f)) h.update(chunk);
   }
   return h.digest("hex");
 }
@@ -90,7 +89,7 @@ export async function importSanctionsFiles(
   });
   // After the version is stored (the guard may refuse it): the list's companies follow its latest version.
   if (deps.companies) {
-    const listed = parseListedCompanies(list, [...files]);
+    const listed = await parseListedCompanies(list, [...files]);
     await deps.companies.replaceSource(list, companiesFromSanctions(list, designations, listed.companies, listed.people));
   }
   return result;

@@ -15,10 +15,9 @@ import {
   SanctionsParseError,
 } from "../../../domain/sanctions/designation.ts";
 import {
-  children,
   describeFormat,
-  detectFormat,
   firstWins,
+  formatOf,
   type ParseOptions,
   parseXml,
   type SanctionsInput,
@@ -28,6 +27,7 @@ import {
   type XmlNode,
 } from "./common.ts";
 import { UnreadFields } from "./unread-fields.ts";
+import { streamXmlElements, xmlRootName } from "./xml-stream.ts";
 
 const LIST = "canada";
 export const CANADA_XML_URL =
@@ -96,61 +96,70 @@ function isShip(r: Record_): boolean {
   return /\d{5,}/.test(r.imo ?? "");
 }
 
-function fromXml(file: SourceFile, warn: (message: string) => void): Designation[] {
-  const { root, node } = parseXml(LIST, file);
+/** sema-lmes.xml, read as a stream one `<record>` at a time: only ships are kept. */
+async function fromXml(file: SourceFile, warn: (message: string) => void): Promise<Designation[]> {
+  const root = xmlRootName(file);
   if (root !== "data-set") {
-    throw new SanctionsParseError(LIST, `${file.name} is XML with root <${root}>, not the Canadian consolidated list (<data-set> of <record>)`);
+    // Not the list: parsed whole only to say what it is (or where it is broken).
+    const { root: parsedRoot } = parseXml(LIST, file);
+    throw new SanctionsParseError(LIST, `${file.name} is XML with root <${parsedRoot}>, not the Canadian consolidated list (<data-set> of <record>)`);
   }
-  const records = children(node, "record");
   const out: Designation[] = [];
   const unread = new UnreadFields("ship record");
-  for (const record of records) {
-    const unreadOfRecord: [string, string][] = [];
-    const r = readRecord(record, unreadOfRecord);
-    if (!isShip(r)) continue;
-    for (const [key] of unreadOfRecord) unread.saw(key);
-    const typeRemark = r.titleOrShipType && englishPart(r.titleOrShipType) !== r.titleOrShipType ? `Type of ship: ${r.titleOrShipType}` : "";
-    const regime = r.regime ?? "";
-    // No official id: regime + schedule + item identifies an entry (items restart per schedule).
-    const recordId = [regime, r.schedule ?? "", r.item ?? ""].join("|");
-    const aliases = (r.aliases ?? "").split(/\s*[;,]\s*/);
-    out.push(
-      makeDesignation({
-        list: LIST,
-        recordId,
-        name: r.entityOrShip ?? "",
-        aliases,
-        program: [regime, r.schedule ? `Schedule ${r.schedule}` : ""].filter((s) => s !== "").join(", "),
-        programs: [regime],
-        imoValues: [r.imo ?? ""],
-        vesselType: englishPart(r.titleOrShipType),
-        yearBuilt: parseYear(r.dobOrBuild),
-        externalIds: [
-          ...(r.schedule ? [{ type: "Schedule", value: r.schedule }] : []),
-          ...(r.item ? [{ type: "Item", value: r.item }] : []),
-        ],
-        remarks: [typeRemark, ...unreadOfRecord.map(([k, v]) => `${k}: ${v}`)].filter((x) => x !== "").join(". ") || null,
-        listedAt: listingDate(r.dateOfListing),
-        listedAtField: "DateOfListing",
-        sourceUrl: CANADA_LIST_PAGE,
-      }),
-    );
-  }
+  await streamXmlElements(LIST, file, {
+    "data-set/record": (record) => {
+      if (typeof record === "string") return;
+      const d = shipFromRecord(record, unread);
+      if (d) out.push(d);
+    },
+  });
   unread.report(LIST, file.name, warn);
   return out;
 }
 
+/** One `<record>`: its ship designation, or null for a person or an entity. */
+function shipFromRecord(record: XmlNode, unread: UnreadFields): Designation | null {
+  const unreadOfRecord: [string, string][] = [];
+  const r = readRecord(record, unreadOfRecord);
+  if (!isShip(r)) return null;
+  for (const [key] of unreadOfRecord) unread.saw(key);
+  const typeRemark = r.titleOrShipType && englishPart(r.titleOrShipType) !== r.titleOrShipType ? `Type of ship: ${r.titleOrShipType}` : "";
+  const regime = r.regime ?? "";
+  // No official id: regime + schedule + item identifies an entry (items restart per schedule).
+  const recordId = [regime, r.schedule ?? "", r.item ?? ""].join("|");
+  const aliases = (r.aliases ?? "").split(/\s*[;,]\s*/);
+  return makeDesignation({
+    list: LIST,
+    recordId,
+    name: r.entityOrShip ?? "",
+    aliases,
+    program: [regime, r.schedule ? `Schedule ${r.schedule}` : ""].filter((s) => s !== "").join(", "),
+    programs: [regime],
+    imoValues: [r.imo ?? ""],
+    vesselType: englishPart(r.titleOrShipType),
+    yearBuilt: parseYear(r.dobOrBuild),
+    externalIds: [
+      ...(r.schedule ? [{ type: "Schedule", value: r.schedule }] : []),
+      ...(r.item ? [{ type: "Item", value: r.item }] : []),
+    ],
+    remarks: [typeRemark, ...unreadOfRecord.map(([k, v]) => `${k}: ${v}`)].filter((x) => x !== "").join(". ") || null,
+    listedAt: listingDate(r.dateOfListing),
+    listedAtField: "DateOfListing",
+    sourceUrl: CANADA_LIST_PAGE,
+  });
+}
+
 /** Parses sema-lmes.xml (old, bilingual or older element names) into ship designations. */
-export function parseCanada(input: SanctionsInput, options: ParseOptions = {}): Designation[] {
+export async function parseCanada(input: SanctionsInput, options: ParseOptions = {}): Promise<Designation[]> {
   const files = toSourceFiles(input, LIST);
   if (files.length === 0) throw new SanctionsParseError(LIST, "no file supplied");
-  return firstWins(
-    files.flatMap((file) => {
-      const format = detectFormat(file.bytes);
-      if (format !== "xml") {
-        throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected sema-lmes.xml (the CSV edition was retired)`);
-      }
-      return fromXml(file, options.onWarning ?? (() => {}));
-    }),
-  );
+  const parsed: Designation[][] = [];
+  for (const file of files) {
+    const format = formatOf(file);
+    if (format !== "xml") {
+      throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected sema-lmes.xml (the CSV edition was retired)`);
+    }
+    parsed.push(await fromXml(file, options.onWarning ?? (() => {})));
+  }
+  return firstWins(parsed.flat());
 }

@@ -93,7 +93,7 @@ export function toSourceFiles(input: SanctionsInput, list?: SanctionsListKey): S
 }
 
 /** OFAC ends its CSV files with a DOS end-of-file byte. */
-const CTRL_Z = "\u001a";
+export const CTRL_Z = "\u001a";
 
 export type SanctionsFormat = "xml" | "csv" | "xlsx" | "zip" | "empty" | "unknown";
 

@@ -55,7 +55,7 @@ export async function parseSanctionsList(list: SanctionsListKey, input: Sanction
 }
 
 /** The companies a list's publication designates (OFAC's entities); the other lists' files are read for ships only. */
-export function parseListedCompanies(list: SanctionsListKey, input: SanctionsInput): { companies: ListedCompany[]; people: Set<string> } {
+export async function parseListedCompanies(list: SanctionsListKey, input: SanctionsInput): Promise<{ companies: ListedCompany[]; people: Set<string> }> {
   return list === "ofac" ? parseOfacCompanies(input) : { companies: [], people: new Set() };
 }
 

@@ -4,7 +4,6 @@
  * file: rows with "Record Deleted Flag" become designations with status "deleted",
  * carrying the deletion date and reason, so a diff reports them as de-listed.
  */
-import { readSheet } from "read-excel-file/node";
 import {
   type Designation,
   excelSerialToIsoDate,
@@ -14,6 +13,7 @@ import {
   uniqueStrings,
 } from "../../../domain/sanctions/designation.ts";
 import { describeFormat, detectFormat, firstWins, headerKey, type ParseOptions, type SanctionsInput, type SourceFile, toSourceFiles } from "./common.ts";
+import { readXlsxSheet, SheetNotFoundError, workbookError } from "./xlsx-sheet.ts";
 
 const LIST = "new-zealand";
 export const NZ_REGISTER_URL = "https://www.mfat.govt.nz/assets/Countries-and-Regions/Europe/Ukraine/Russia-Sanctions-Register.xlsx";
@@ -46,22 +46,17 @@ function truthy(value: Cell | undefined): boolean {
   return /^(y|yes|x|true|1|✓|✔)$/i.test(cellText(value));
 }
 
+/** The "Ships" sheet (or one renamed or re-cased: "SHIPS", "Ships "), read alone from the workbook. */
 async function readShipsSheet(file: SourceFile): Promise<Cell[][]> {
-  const load = (sheet: string) => readSheet(file.bytes, sheet) as unknown as Promise<Cell[][]>;
   try {
-    return await load("Ships");
+    return await readXlsxSheet(LIST, file, (names) => names.find((s) => s === "Ships") ?? names.find((s) => /^\s*ships?\s*$/i.test(s)));
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === "SheetNotFoundError") {
-      // Tolerate a renamed or re-cased sheet ("SHIPS", "Ships ") before giving up.
-      const sheets = ((error as { sheets?: unknown }).sheets as string[] | undefined) ?? [];
-      const match = sheets.find((s) => /^\s*ships?\s*$/i.test(s));
-      if (match !== undefined) return load(match);
-      throw new SanctionsParseError(LIST, `${file.name} has no "Ships" sheet (sheets: ${sheets.join(", ") || "none"}); it is not the Russia Sanctions Register`, {
+    if (error instanceof SheetNotFoundError) {
+      throw new SanctionsParseError(LIST, `${file.name} has no "Ships" sheet (sheets: ${error.sheets.join(", ") || "none"}); it is not the Russia Sanctions Register`, {
         cause: error,
       });
     }
-    throw new SanctionsParseError(LIST, `${file.name} could not be read as an xlsx workbook: ${(error as Error).message}`, { cause: error });
+    throw workbookError(LIST, file, error);
   }
 }
 

@@ -12,25 +12,24 @@
  */
 import { type Designation, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
 import {
-  decodeText,
   describeFormat,
   formatOf,
   type ParseOptions,
-  parseCsvRows,
   parseXml,
   type SanctionsInput,
   type SourceFile,
   toSourceFiles,
 } from "./common.ts";
-import { readAdvancedXml } from "./ofac/advanced-xml.ts";
+import { readAdvancedXml, readAdvancedXmlDates } from "./ofac/advanced-xml.ts";
 import { readEnhancedXml } from "./ofac/enhanced-xml.ts";
 import { UnreadFields } from "./unread-fields.ts";
 import { xmlRootName } from "./xml-stream.ts";
 import { fromLegacyXml } from "./ofac/legacy-xml.ts";
 import { fromSdnCsv } from "./ofac/sdn-csv.ts";
-import { listedCompaniesFromSdnCsv, listedPeopleFromSdnCsv } from "./ofac/companies.ts";
+import { listedFromSdnCsv } from "./ofac/companies.ts";
 import type { ListedCompany } from "../../../domain/companies/from-sanctions.ts";
-import { type Classified, LIST, type ListingDate, type OfacFileKind } from "./ofac/shared.ts";
+import { type Classified, isBlankRow, LIST, type ListingDate, checkOfacCsv, type OfacFileKind } from "./ofac/shared.ts";
+import { csvRecords } from "./csv-stream.ts";
 
 export { parseOfacRemarks, splitOfacPrograms } from "./ofac/sdn-csv.ts";
 export { OFAC_DETAILS_URL } from "./ofac/shared.ts";
@@ -48,12 +47,18 @@ export const OFAC_OFFICIAL_URLS = [
 
 const CSV_KIND_BY_COLUMNS: Record<number, OfacFileKind> = { 12: "sdn-csv", 5: "alt-csv", 6: "add-csv", 2: "comments-csv" };
 
-function classify(file: SourceFile): Classified {
+/** Tells an OFAC file by its content; a CSV by its first record alone (the rest is checked as it is read). */
+async function classify(file: SourceFile): Promise<Classified> {
   const format = formatOf(file);
   if (format === "csv") {
-    const rows = parseCsvRows(LIST, file, decodeText(LIST, file)).filter((r) => !(r.length === 1 && (r[0] ?? "").trim() === ""));
-    if (rows.length === 0) throw new SanctionsParseError(LIST, `${file.name} has no CSV records`);
-    const width = rows[0]!.length;
+    let first: string[] | null = null;
+    for await (const row of csvRecords(LIST, file)) {
+      if (isBlankRow(row)) continue;
+      first = row;
+      break;
+    }
+    if (first === null) throw new SanctionsParseError(LIST, `${file.name} has no CSV records`);
+    const width = first.length;
     const kind = CSV_KIND_BY_COLUMNS[width];
     if (kind === undefined) {
       throw new SanctionsParseError(
@@ -61,15 +66,10 @@ function classify(file: SourceFile): Classified {
         `${file.name} has ${width} columns; OFAC's SDN.CSV has 12, ALT.CSV 5, ADD.CSV 6, SDN_COMMENTS.CSV 2 (no header row)`,
       );
     }
-    rows.forEach((row, i) => {
-      if (row.length !== width) {
-        throw new SanctionsParseError(LIST, `${file.name} record ${i + 1} has ${row.length} columns, expected ${width}; the file may be truncated`);
-      }
-    });
-    if (!/^\d+$/.test((rows[0]![0] ?? "").trim())) {
+    if (!/^\d+$/.test((first[0] ?? "").trim())) {
       throw new SanctionsParseError(LIST, `${file.name} does not start with an OFAC entity number (ent_num); it is not an OFAC list file`);
     }
-    return { file, kind, rows };
+    return { file, kind, width };
   }
   if (format === "xml") {
     // The advanced and enhanced files (100+ MB) are told by their root and read as streams later.
@@ -83,9 +83,16 @@ function classify(file: SourceFile): Classified {
   throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected OFAC's SDN CSV or XML files`);
 }
 
-/** Reads an advanced or enhanced XML as a stream, reporting the vessel fields it does not read. */
-async function readXml(c: Classified, warn: (message: string) => void): Promise<{ designations: () => Designation[]; dates: Map<string, ListingDate> }> {
-  const reader = c.kind === "advanced-xml" ? await readAdvancedXml(c.file) : await readEnhancedXml(c.file);
+/**
+ * Reads an advanced or enhanced XML as a stream, reporting the vessel fields it does not read.
+ * Beside the CSV only the dates are needed: the advanced file is then read once, for those.
+ */
+async function readXml(
+  c: Classified,
+  warn: (message: string) => void,
+  datesOnly = false,
+): Promise<{ designations: () => Designation[]; dates: Map<string, ListingDate> }> {
+  const reader = c.kind === "enhanced-xml" ? await readEnhancedXml(c.file) : datesOnly ? await readAdvancedXmlDates(c.file) : await readAdvancedXml(c.file);
   return {
     designations: () => {
       const out = reader.designations();
@@ -104,7 +111,8 @@ async function readXml(c: Classified, warn: (message: string) => void): Promise<
 export async function parseOfac(input: SanctionsInput, options: ParseOptions = {}): Promise<Designation[]> {
   const files = toSourceFiles(input, LIST);
   if (files.length === 0) throw new SanctionsParseError(LIST, "no file supplied");
-  const classified = files.map(classify);
+  const classified: Classified[] = [];
+  for (const file of files) classified.push(await classify(file));
   const of = (kind: OfacFileKind) => classified.filter((c) => c.kind === kind);
   const sdn = of("sdn-csv");
   const advanced = of("advanced-xml");
@@ -118,12 +126,14 @@ export async function parseOfac(input: SanctionsInput, options: ParseOptions = {
     }
     if (of("alt-csv").length === 0) warn("ofac: ALT.CSV not supplied; aliases and former names will be missing");
     const unread = new UnreadFields("vessel remark");
-    const designations = fromSdnCsv(sdn, of("alt-csv"), of("comments-csv"), unread);
+    const designations = await fromSdnCsv(sdn, of("alt-csv"), of("comments-csv"), unread);
+    // ADD.CSV is read for companies only, after the import is stored: checked here, so a broken one refuses the import first.
+    for (const c of of("add-csv")) await checkOfacCsv(c);
     unread.report(LIST, sdn.map((c) => c.file.name).join(", "), warn);
     const dateSources = [...advanced, ...enhanced];
     if (dateSources.length === 0) return designations;
     const dates = new Map<string, ListingDate>();
-    for (const c of dateSources) for (const [k, v] of (await readXml(c, warn)).dates) if (!dates.has(k)) dates.set(k, v);
+    for (const c of dateSources) for (const [k, v] of (await readXml(c, warn, true)).dates) if (!dates.has(k)) dates.set(k, v);
     return designations.map((d) => {
       const found = dates.get(d.recordId);
       return found ? { ...d, listedAt: found.date, listedAtField: found.field } : d;
@@ -141,12 +151,13 @@ export async function parseOfac(input: SanctionsInput, options: ParseOptions = {
 }
 
 /**
- * The companies (entities) the publication designates, from SDN.CSV and its companion files;
- * with the names of the people it designates; the XML forms are not read for companies, so they give none. Call after parseOfac, which
- * refuses unreadable files first.
+ * The companies (entities) the publication designates, from SDN.CSV and its companion files,
+ * with the names of the people it designates; the XML forms are not read for companies, so
+ * they give none. Call after parseOfac, which refuses unreadable files first.
  */
-export function parseOfacCompanies(input: SanctionsInput): { companies: ListedCompany[]; people: Set<string> } {
-  const classified = toSourceFiles(input, LIST).map(classify);
+export async function parseOfacCompanies(input: SanctionsInput): Promise<{ companies: ListedCompany[]; people: Set<string> }> {
+  const classified: Classified[] = [];
+  for (const file of toSourceFiles(input, LIST)) classified.push(await classify(file));
   const of = (kind: OfacFileKind) => classified.filter((c) => c.kind === kind);
-  return { companies: listedCompaniesFromSdnCsv(of("sdn-csv"), of("alt-csv"), of("add-csv"), of("comments-csv")), people: listedPeopleFromSdnCsv(of("sdn-csv")) };
+  return listedFromSdnCsv(of("sdn-csv"), of("alt-csv"), of("add-csv"), of("comments-csv"));
 }

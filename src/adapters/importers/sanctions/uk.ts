@@ -16,14 +16,12 @@ import {
 import {
   child,
   children,
-  decodeText,
   describeFormat,
   firstWins,
   formatOf,
   headerIndex,
   headerKey,
   type ParseOptions,
-  parseCsvRows,
   parseXml,
   type SanctionsInput,
   type SourceFile,
@@ -33,6 +31,7 @@ import {
   type XmlNode,
 } from "./common.ts";
 import { UnreadFields } from "./unread-fields.ts";
+import { csvRecords } from "./csv-stream.ts";
 import { streamXmlElements, xmlRootName } from "./xml-stream.ts";
 
 const LIST = "uk";
@@ -268,25 +267,30 @@ const READ_CSV_COLUMNS = new Set([
   ...["date designated", "last updated", "un reference number", "ofsi group id", "designation source", "other information", "uk statement of reasons"],
 ]);
 
-function fromCsv(file: SourceFile, warn: (message: string) => void): Designation[] {
-  const rows = parseCsvRows(LIST, file, decodeText(LIST, file));
-  const headerAt = rows.findIndex((r, i) => i < 5 && r.some((c) => headerKey(c) === "unique id"));
-  if (headerAt < 0) {
-    throw new SanctionsParseError(LIST, `${file.name} is CSV but has no "Unique ID" header in its first lines; it is not the UK Sanctions List CSV`);
-  }
-  const index = headerIndex(rows[headerAt]!);
-  const missing = REQUIRED_CSV_COLUMNS.filter((c) => !index.has(c));
-  if (missing.length > 0) throw new SanctionsParseError(LIST, `${file.name} lacks the UK Sanctions List columns: ${missing.join(", ")}`);
+/** UK-Sanctions-List.csv, read as a stream; only the rows of Ship designations are kept. */
+async function fromCsv(file: SourceFile, warn: (message: string) => void): Promise<Designation[]> {
+  const noHeader = () =>
+    new SanctionsParseError(LIST, `${file.name} is CSV but has no "Unique ID" header in its first lines; it is not the UK Sanctions List CSV`);
+  let index: Map<string, number> | null = null;
+  let unreadColumns: { h: string; i: number }[] = [];
   const get = (row: string[], column: string) => {
-    const i = index.get(column);
+    const i = index?.get(column);
     return i === undefined ? "" : (row[i] ?? "").trim();
   };
-
-  const headers = rows[headerAt]!;
-  const unreadColumns = headers.map((h, i) => ({ h: h.trim(), i })).filter(({ h }) => h !== "" && !READ_CSV_COLUMNS.has(headerKey(h)));
   const unread = new UnreadFields("Ship row");
   const byId = new Map<string, ShipFacts>();
-  for (const row of rows.slice(headerAt + 1)) {
+  let seen = 0;
+  for await (const row of csvRecords(LIST, file)) {
+    if (index === null) {
+      // The header follows a "Report Date:" line; it is looked for in the first five records.
+      if (seen++ >= 5) throw noHeader();
+      if (!row.some((c) => headerKey(c) === "unique id")) continue;
+      index = headerIndex(row);
+      const missing = REQUIRED_CSV_COLUMNS.filter((c) => !index!.has(c));
+      if (missing.length > 0) throw new SanctionsParseError(LIST, `${file.name} lacks the UK Sanctions List columns: ${missing.join(", ")}`);
+      unreadColumns = row.map((h, i) => ({ h: h.trim(), i })).filter(({ h }) => h !== "" && !READ_CSV_COLUMNS.has(headerKey(h)));
+      continue;
+    }
     if (!/^ship$/i.test(get(row, "designation type"))) continue;
     const uniqueId = get(row, "unique id");
     if (uniqueId === "") continue;
@@ -329,6 +333,7 @@ function fromCsv(file: SourceFile, warn: (message: string) => void): Designation
     f.otherInformation ||= get(row, "other information");
     f.statementOfReasons ||= get(row, "uk statement of reasons");
   }
+  if (index === null) throw noHeader();
   unread.report(LIST, file.name, warn);
   return [...byId.values()].map((f) => toDesignation(f, UK_CSV_URL));
 }
@@ -344,7 +349,7 @@ export async function parseUk(input: SanctionsInput, options: ParseOptions = {})
   for (const file of ordered) {
     const format = formatOf(file);
     if (format === "xml") parsed.push(await fromXml(file, warn));
-    else if (format === "csv") parsed.push(fromCsv(file, warn));
+    else if (format === "csv") parsed.push(await fromCsv(file, warn));
     else throw new SanctionsParseError(LIST, `${file.name} is ${describeFormat(format)}; expected UK-Sanctions-List.xml or .csv`);
   }
   return firstWins(parsed.flat());

@@ -5,13 +5,28 @@
  * handed over and dropped. OFAC's SDN_ADVANCED.XML is over 100 MB; built whole as a tree it
  * takes gigabytes.
  */
-import { createReadStream } from "node:fs";
 import { SaxesParser } from "saxes";
 import { type SanctionsListKey, SanctionsParseError } from "../../../domain/sanctions/designation.ts";
+import { type PartOfFile, textChunks } from "./chunks.ts";
 import { headOf, type SourceFile, type XmlNode } from "./common.ts";
 
 /** Called with each selected element, by its path of local names from the root ("Sanctions/DistinctParties/DistinctParty"). */
 export type ElementHandlers = Record<string, (node: XmlNode | string) => void>;
+
+/**
+ * Called with the attributes (by local name) of each element at a path as it opens, outside
+ * any selected element; nothing of it is built. What a first pass over a large file needs
+ * to learn which records matter (ids, types) without building every record.
+ */
+export type OpenTagHandlers = Record<string, (attrs: Record<string, string>) => void>;
+
+/** By element path: whether an element a handler selects is wanted, told by its attributes; one that is not is never built. */
+export type ElementFilters = Record<string, (attrs: Record<string, string>) => boolean>;
+
+export interface StreamOptions {
+  onOpen?: OpenTagHandlers;
+  keepIf?: ElementFilters;
+}
 
 type Frame = { name: string; path: string; collecting: boolean; attrs: Record<string, string>; children: XmlNode; text: string; hasChildren: boolean };
 
@@ -31,21 +46,6 @@ export function xmlRootName(file: SourceFile): string | null {
   const stripped = head.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/g, "");
   const m = /<([A-Za-z_][\w.:-]*)/.exec(stripped);
   return m ? localName(m[1]!) : null;
-}
-
-/** The file's bytes in chunks of at most `chunkSize`; from disk as a stream. */
-async function* contentStream(file: SourceFile, chunkSize: number): AsyncIterable<Buffer> {
-  if (file.path !== undefined) {
-    yield* createReadStream(file.path, { highWaterMark: chunkSize }) as AsyncIterable<Buffer>;
-    return;
-  }
-  for (let i = 0; i < file.bytes.length; i += chunkSize) yield file.bytes.subarray(i, i + chunkSize);
-}
-
-function encodingOf(first: Buffer): string {
-  if (first[0] === 0xff && first[1] === 0xfe) return "utf-16le";
-  if (first[0] === 0xfe && first[1] === 0xff) return "utf-16be";
-  return "utf-8";
 }
 
 /** What a finished element becomes: text alone when it has neither attributes nor children, as parseXml does. */
@@ -73,7 +73,13 @@ function addChild(parent: Frame, name: string, value: XmlNode | string): void {
  * column when the XML is not well formed, including a file cut short (an unclosed element),
  * so a broken download never reads as a shorter list. Returns the root element's name.
  */
-export async function streamXmlElements(list: SanctionsListKey, file: SourceFile, handlers: ElementHandlers, chunkSize = 1 << 16): Promise<string> {
+export async function streamXmlElements(
+  list: SanctionsListKey,
+  file: SourceFile | PartOfFile,
+  handlers: ElementHandlers,
+  chunkSize = 1 << 14,
+  { onOpen = {}, keepIf = {} }: StreamOptions = {},
+): Promise<string> {
   const parser = new SaxesParser({ position: true });
   const stack: Frame[] = [];
   let root = "";
@@ -81,22 +87,38 @@ export async function streamXmlElements(list: SanctionsListKey, file: SourceFile
   parser.on("error", (e) => {
     failure ??= e;
   });
-  // Below the deepest selected path, and inside a selected element, no path can match: elements
-  // there get no path and, outside a selection, one shared frame (millions of elements, no garbage).
-  const maxDepth = Math.max(0, ...Object.keys(handlers).map((p) => p.split("/").length));
+  // Outside a selected element, only elements on the way to a selected path get a frame and a
+  // path; every other one, and all below it, shares one frame (millions of elements, no garbage).
+  const onTheWay = new Set<string>();
+  for (const p of [...Object.keys(handlers), ...Object.keys(onOpen)]) {
+    const parts = p.split("/");
+    for (let i = 1; i <= parts.length; i++) onTheWay.add(parts.slice(0, i).join("/"));
+  }
   const skipped: Frame = { name: "", path: "", collecting: false, attrs: {}, children: {}, text: "", hasChildren: false };
   parser.on("opentag", (tag) => {
     const parent = stack[stack.length - 1];
-    if (parent && !parent.collecting && (parent === skipped || stack.length >= maxDepth)) {
+    if (parent === skipped) {
       stack.push(skipped);
       return;
     }
     const name = localName(tag.name);
-    const path = parent ? (parent.collecting ? "" : `${parent.path}/${name}`) : name;
     if (!parent) root = name;
-    const collecting = (parent?.collecting ?? false) || path in handlers;
+    const path = parent ? (parent.collecting ? "" : `${parent.path}/${name}`) : name;
+    if (!parent?.collecting && !onTheWay.has(path)) {
+      stack.push(skipped);
+      return;
+    }
+    const selected = !parent?.collecting && Object.hasOwn(handlers, path);
+    const collecting = (parent?.collecting ?? false) || selected;
+    const opened = !collecting && Object.hasOwn(onOpen, path) ? onOpen[path] : undefined;
+    const wanted = selected && Object.hasOwn(keepIf, path) ? keepIf[path] : undefined;
     const attrs: Record<string, string> = {};
-    if (collecting) for (const [k, v] of Object.entries(tag.attributes)) attrs[detached(localName(k))] = detached(typeof v === "string" ? v : v.value);
+    if (collecting || opened) for (const [k, v] of Object.entries(tag.attributes)) attrs[detached(localName(k))] = detached(typeof v === "string" ? v : v.value);
+    opened?.(attrs);
+    if (wanted && !wanted(attrs)) {
+      stack.push(skipped);
+      return;
+    }
     stack.push({ name: collecting ? detached(name) : name, path, collecting, attrs, children: {}, text: "", hasChildren: false });
   });
   const onText = (t: string) => {
@@ -117,13 +139,10 @@ export async function streamXmlElements(list: SanctionsListKey, file: SourceFile
   const fail = (e: Error): never => {
     throw new SanctionsParseError(list, `${file.name} is not well-formed XML (${e.message}); the file may be truncated or not XML`, { cause: e });
   };
-  let decoder: InstanceType<typeof TextDecoder> | null = null;
-  for await (const chunk of contentStream(file, chunkSize)) {
-    decoder ??= new TextDecoder(encodingOf(chunk));
-    parser.write(decoder.decode(chunk, { stream: true }));
+  for await (const text of textChunks(file, chunkSize)) {
+    parser.write(text);
     if (failure) fail(failure);
   }
-  parser.write(decoder?.decode() ?? "");
   parser.close();
   if (failure) fail(failure);
   if (root === "") throw new SanctionsParseError(list, `${file.name} has no XML root element`);

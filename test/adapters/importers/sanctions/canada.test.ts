@@ -14,8 +14,8 @@ function byId<T extends { recordId: string }>(list: T[], id: string): T {
 }
 
 describe("Canada sema-lmes.xml", () => {
-  test("element names used until 24 Aug 2026: 2 ships out of 7 records", () => {
-    const parsed = parseCanada(OLD().bytes);
+  test("element names used until 24 Aug 2026: 2 ships out of 7 records", async () => {
+    const parsed = await parseCanada(OLD().bytes);
     assert.deepEqual(
       parsed.map((d) => [d.recordId, d.name, d.imos]),
       [
@@ -32,8 +32,8 @@ describe("Canada sema-lmes.xml", () => {
     assert.equal(alliance.flag, null, "Country is the regime, never the flag");
   });
 
-  test("bilingual element names from 25 Aug 2026: same fields, same record ids", () => {
-    const parsed = parseCanada(BILINGUAL().bytes);
+  test("bilingual element names from 25 Aug 2026: same fields, same record ids", async () => {
+    const parsed = await parseCanada(BILINGUAL().bytes);
     assert.equal(parsed.length, 2);
     const balitiyskiy = byId(parsed, "Russia / Russie|1.1|1");
     assert.equal(balitiyskiy.name, "Balitiyskiy III");
@@ -46,50 +46,50 @@ describe("Canada sema-lmes.xml", () => {
     assert.equal(maria.yearBuilt, 1986);
     assert.equal(maria.listedAt, "2025-06-13");
     // The same ship under both element generations diffs as unchanged apart from what the excerpts differ in.
-    const old = byId(parseCanada(OLD().bytes), "Russia / Russie|1.1|1");
+    const old = byId(await parseCanada(OLD().bytes), "Russia / Russie|1.1|1");
     assert.deepEqual({ ...balitiyskiy, yearBuilt: null }, { ...old, yearBuilt: null });
   });
 
-  test("elements of a ship record the reader does not know are reported once and kept in the remarks", () => {
+  test("elements of a ship record the reader does not know are reported once and kept in the remarks", async () => {
     const xml = `<data-set>
       <record><Country>Russia / Russie</Country><EntityOrShip>Angara</EntityOrShip><ShipIMONumber>9179842</ShipIMONumber><FlagState>Comoros</FlagState><Schedule>1.1</Schedule><Item>300</Item></record>
     </data-set>`;
     const warnings: string[] = [];
-    const [d] = parseCanada({ "sema-lmes.xml": Buffer.from(xml) }, { onWarning: (w) => warnings.push(w) });
+    const [d] = await parseCanada({ "sema-lmes.xml": Buffer.from(xml) }, { onWarning: (w) => warnings.push(w) });
     assert.equal(d!.remarks, "FlagState: Comoros");
     assert.deepEqual(warnings, ["canada: sema-lmes.xml: ship record fields not read into designation fields, kept in the remarks: FlagState (1 record)"]);
   });
 
-  test("the oldest names (Entity, DateOfBirth) and stray text in the IMO element of a person", () => {
+  test("the oldest names (Entity, DateOfBirth) and stray text in the IMO element of a person", async () => {
     const xml = `<data-set>
       <record><Country>Iran / Iran</Country><LastName>TEST</LastName><GivenName>Person</GivenName><ShipIMONumber>نام</ShipIMONumber><Schedule>1, Part 1</Schedule><Item>9</Item><DateOfListing>2022-10-17</DateOfListing></record>
       <record><Country>Russia / Russie</Country><Entity>Angara</Entity><ShipIMONumber>9179842</ShipIMONumber><Schedule>1.1</Schedule><Item>300</Item><DateOfListing>45708</DateOfListing></record>
       <record><Country>Russia / Russie</Country><Entity>Blank Imo Entity</Entity><ShipIMONumber> </ShipIMONumber><Schedule>1, Part 2</Schedule><Item>5</Item></record>
     </data-set>`;
-    const parsed = parseCanada(Buffer.from(xml));
+    const parsed = await parseCanada(Buffer.from(xml));
     assert.equal(parsed.length, 1);
     assert.equal(parsed[0]!.name, "Angara");
     assert.equal(parsed[0]!.listedAt, "2025-02-20", "an Excel serial listing date is converted");
   });
 
-  test("a list with no ship is valid and empty", () => {
-    assert.deepEqual(parseCanada(Buffer.from("<data-set><record><Country>X</Country><LastName>A</LastName></record></data-set>")), []);
-    assert.deepEqual(parseCanada(Buffer.from('<?xml version="1.0"?><data-set/>')), []);
+  test("a list with no ship is valid and empty", async () => {
+    assert.deepEqual(await parseCanada(Buffer.from("<data-set><record><Country>X</Country><LastName>A</LastName></record></data-set>")), []);
+    assert.deepEqual(await parseCanada(Buffer.from('<?xml version="1.0"?><data-set/>')), []);
   });
 });
 
 describe("Canada bad input", () => {
   const rejects = (bytes: Buffer, pattern: RegExp) =>
-    assert.throws(
+    assert.rejects(
       () => parseCanada(bytes),
       (e: unknown) => e instanceof SanctionsParseError && e.list === "canada" && pattern.test(e.message),
     );
-  test("empty", () => rejects(Buffer.alloc(0), /empty/));
-  test("garbage", () => rejects(Buffer.from([0x00, 0x01, 0x02, 0x03, 0xff]), /not CSV, XML/));
-  test("CSV (the retired edition)", () => rejects(Buffer.from("Country,EntityOrShip,ShipIMONumber\r\nRussia,X,7612448\r\n"), /CSV edition was retired/));
-  test("truncated XML", () => {
+  test("empty", async () => rejects(Buffer.alloc(0), /empty/));
+  test("garbage", async () => rejects(Buffer.from([0x00, 0x01, 0x02, 0x03, 0xff]), /not CSV, XML/));
+  test("CSV (the retired edition)", async () => rejects(Buffer.from("Country,EntityOrShip,ShipIMONumber\r\nRussia,X,7612448\r\n"), /CSV edition was retired/));
+  test("truncated XML", async () => {
     const xml = OLD().bytes.toString("utf8");
-    rejects(Buffer.from(xml.slice(0, xml.lastIndexOf("</record>"))), /not well-formed XML/);
+    await rejects(Buffer.from(xml.slice(0, xml.lastIndexOf("</record>"))), /not well-formed XML/);
   });
-  test("another list's XML", () => rejects(fixture("uk", "uk_sanctions_list_xml_ship_fragments.xml"), /root <Designations>/));
+  test("another list's XML", async () => rejects(fixture("uk", "uk_sanctions_list_xml_ship_fragments.xml"), /root <Designations>/));
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parseNewZealand } from "../../../../src/adapters/importers/sanctions/new-zealand.ts";
+import { unzip } from "../../../../src/adapters/importers/sanctions/zip.ts";
 import { SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
 import { buildNzWorkbook, buildXlsx, buildZip, fixture, NZ_SHIPS_HEADER, NZ_SHIPS_ROWS } from "./helpers.ts";
 
@@ -32,6 +33,21 @@ describe("New Zealand Russia Sanctions Register, Ships sheet", () => {
     assert.deepEqual(udaya.measures, ["Ship Ban", "Service Prohibition"]);
     assert.equal(udaya.program, "Russia Sanctions Regulations 2022 (New Zealand)");
     assert.equal(udaya.listedAtField, "Date of Sanction");
+  });
+
+  test("only the Ships sheet is read, its strings inline, shared or in rich-text runs alike", async () => {
+    // The sheet and the string table are read on their own from the archive; other sheets stay packed.
+    const parts = unzip(buildNzWorkbook()).map((e) => {
+      let data = e.bytes.toString("utf8");
+      if (e.name === "xl/worksheets/sheet2.xml") data = data.replace(/<c r="D2" t="s"><v>\d+<\/v><\/c>/, '<c r="D2" t="inlineStr"><is><t>Andaman Skies</t></is></c>');
+      if (e.name === "xl/sharedStrings.xml") data = data.replace('<si><t xml:space="preserve">Udaya</t></si>', "<si><r><t>Uda</t></r><r><rPr><b/></rPr><t>ya</t></r></si>");
+      return { name: e.name, data: Buffer.from(data) };
+    });
+    const parsed = await parseNewZealand(buildZip(parts));
+    assert.deepEqual(
+      parsed.map((d) => d.name),
+      ["Andaman Skies", "Udaya", "Moti", "Angara"],
+    );
   });
 
   test("deletion columns: a deleted ship stays in the file and is marked deleted with date and reason", async () => {

@@ -4,12 +4,12 @@
  *
  * Read as a stream (AdvancedXmlReader takes one top-level record at a time: reference
  * values, locations, documents, parties, relationships, entries, in the schema's order), so
- * the ~130 MB file is never held whole. What it keeps is per vessel, plus a name per party
- * (for "owned or controlled by") and the identity documents.
+ * the ~130 MB file is never held whole. What it keeps is per vessel: their documents,
+ * locations, owners' names and entries; nothing of the other parties.
  */
-import { type Designation, type ExternalId, makeDesignation, parseTonnage, parseYear } from "../../../../domain/sanctions/designation.ts";
+import { type Designation, type DesignationInput, type ExternalId, makeDesignation, parseTonnage, parseYear } from "../../../../domain/sanctions/designation.ts";
 import { attr, child, children, type SourceFile, text, type XmlNode } from "../common.ts";
-import { type ElementHandlers, streamXmlElements } from "../xml-stream.ts";
+import { type ElementFilters, type ElementHandlers, type OpenTagHandlers, streamXmlElements } from "../xml-stream.ts";
 import { UnreadFields } from "../unread-fields.ts";
 import { earliest, fileIdentityDocument, LIST, type ListingDate, OFAC_DETAILS_URL, ymd } from "./shared.ts";
 
@@ -65,27 +65,90 @@ const READ_FEATURES = new Set([
   "secondary sanctions risk",
 ]);
 
-/** Gathers what the vessel designations need from the top-level records of one file. */
+type Attrs = Record<string, string>;
+
+/** A vessel reduced to its designation as soon as its party is read; its entries and owners come later in the file. */
+type VesselDraft = { id: string; fields: DesignationInput; secondaryRisk: string[] };
+
+const LISTED_AT_FIELD = "SDN_ADVANCED SanctionsEntry/EntryEvent/Date";
+
+/** The attributes of a parsed element, by name, as the stream's open-tag handlers get them. */
+function attrsOf(node: XmlNode): Attrs {
+  const out: Attrs = {};
+  for (const [k, v] of Object.entries(node)) if (k.startsWith("@_")) out[k.slice(2)] = String(v);
+  return out;
+}
+
+/**
+ * Gathers what the vessel designations need, in two passes over the file (it is on disk).
+ * The first reads only attributes: which profiles are vessels, their identities, the
+ * locations their features point to, and whom they are "owned or controlled by". The second
+ * then keeps the identity documents and locations of vessels only, the primary names of their
+ * owners only, reduces each vessel to its designation as its party is read, and adds the
+ * entries. What is kept follows the vessels, not the file: a file grown by other parties
+ * (people, companies, their documents and addresses) costs time, not memory.
+ */
 export class AdvancedXmlReader {
   #sets: Sets = new Map();
+  readonly #vesselIds = new Set<string>();
+  readonly #vesselIdentities = new Set<string>();
+  readonly #vesselLocations = new Set<string>();
+  readonly #relations: { from: string; to: string }[] = [];
+  readonly #ownerIds = new Set<string>();
+  #scanning: string | null = null;
   readonly #countryOfLocation = new Map<string, { name: string; iso2: string | null }>();
   readonly #docsByIdentity = new Map<string, { type: string; value: string }[]>();
   readonly #primaryName = new Map<string, string>();
-  readonly #vessels: XmlNode[] = [];
-  readonly #vesselIds = new Set<string>();
-  readonly #relations: { from: string; to: string }[] = [];
+  readonly #vessels: VesselDraft[] = [];
   readonly #entries = new Map<string, AdvancedEntry>();
   readonly unread = new UnreadFields("SDN_ADVANCED vessel");
 
-  /** The handlers for streamXmlElements, by element path. */
-  handlers(): ElementHandlers {
+  /** First pass: the reference values, and the attributes that say which records are about vessels. */
+  scanHandlers(): { elements: ElementHandlers; open: OpenTagHandlers } {
+    const party = "Sanctions/DistinctParties/DistinctParty/Profile";
     return {
-      "Sanctions/ReferenceValueSets": (n) => this.referenceValueSets(asNode(n)),
-      "Sanctions/Locations/Location": (n) => this.location(asNode(n)),
-      "Sanctions/IDRegDocuments/IDRegDocument": (n) => this.idRegDocument(asNode(n)),
-      "Sanctions/DistinctParties/DistinctParty": (n) => this.distinctParty(asNode(n)),
-      "Sanctions/ProfileRelationships/ProfileRelationship": (n) => this.relationship(asNode(n)),
-      "Sanctions/SanctionsEntries/SanctionsEntry": (n) => this.sanctionsEntry(asNode(n)),
+      elements: { "Sanctions/ReferenceValueSets": (n) => this.referenceValueSets(asNode(n)) },
+      open: {
+        [party]: (a) => this.scanProfile(a),
+        [`${party}/Identity`]: (a) => this.scanIdentity(a),
+        [`${party}/Feature/FeatureVersion/VersionLocation`]: (a) => this.scanVersionLocation(a),
+        "Sanctions/ProfileRelationships/ProfileRelationship": (a) => this.scanRelationship(a),
+      },
+    };
+  }
+
+  /** Only what listing dates need: which profiles are vessels, and their entries (one pass). */
+  datesHandlers(): { elements: ElementHandlers; open: OpenTagHandlers; keepIf: ElementFilters } {
+    const entry = "Sanctions/SanctionsEntries/SanctionsEntry";
+    return {
+      elements: {
+        "Sanctions/ReferenceValueSets": (n) => this.referenceValueSets(asNode(n)),
+        [entry]: (n) => this.sanctionsEntry(asNode(n)),
+      },
+      open: { "Sanctions/DistinctParties/DistinctParty/Profile": (a) => this.scanProfile(a) },
+      keepIf: { [entry]: (a) => this.#vesselIds.has(a.ProfileID ?? "") },
+    };
+  }
+
+  /** Second pass: the records themselves, built only where they are about a vessel (told by their attributes). */
+  handlers(): { elements: ElementHandlers; keepIf: ElementFilters } {
+    const location = "Sanctions/Locations/Location";
+    const document = "Sanctions/IDRegDocuments/IDRegDocument";
+    const profile = "Sanctions/DistinctParties/DistinctParty/Profile";
+    const entry = "Sanctions/SanctionsEntries/SanctionsEntry";
+    return {
+      elements: {
+        [location]: (n) => this.location(asNode(n)),
+        [document]: (n) => this.idRegDocument(asNode(n)),
+        [profile]: (n) => this.profile(asNode(n)),
+        [entry]: (n) => this.sanctionsEntry(asNode(n)),
+      },
+      keepIf: {
+        [location]: (a) => this.#vesselLocations.has(a.ID ?? ""),
+        [document]: (a) => this.#vesselIdentities.has(a.IdentityID ?? ""),
+        [profile]: (a) => this.#vesselIds.has(a.ID ?? "") || this.#ownerIds.has(a.ID ?? ""),
+        [entry]: (a) => this.#vesselIds.has(a.ProfileID ?? ""),
+      },
     };
   }
 
@@ -93,7 +156,49 @@ export class AdvancedXmlReader {
     this.#sets = referenceSets(node);
   }
 
+  scanProfile(profile: Attrs): void {
+    const vessel = /^vessel$/i.test(ref(this.#sets, "PartySubType", profile.PartySubTypeID ?? ""));
+    this.#scanning = vessel ? (profile.ID ?? "") : null;
+    if (vessel) this.#vesselIds.add(profile.ID ?? "");
+  }
+
+  scanIdentity(identity: Attrs): void {
+    if (this.#scanning !== null) this.#vesselIdentities.add(identity.ID ?? "");
+  }
+
+  scanVersionLocation(location: Attrs): void {
+    if (this.#scanning !== null) this.#vesselLocations.add(location.LocationID ?? "");
+  }
+
+  scanRelationship(rel: Attrs): void {
+    const from = rel.From ?? "";
+    if (!this.#vesselIds.has(from)) return;
+    const type = ref(this.#sets, "RelationType", rel.RelationTypeID ?? "");
+    if (type !== "" && !/owned or controlled by/i.test(type)) return;
+    const to = rel.To ?? "";
+    this.#relations.push({ from, to });
+    this.#ownerIds.add(to);
+  }
+
+  /** The first pass over a document parsed whole: the same attributes the stream hands over. */
+  scanTree(xml: XmlNode): void {
+    this.referenceValueSets(child(xml, "ReferenceValueSets") ?? {});
+    for (const party of children(child(xml, "DistinctParties"), "DistinctParty")) {
+      for (const profile of children(party, "Profile")) {
+        this.scanProfile(attrsOf(profile));
+        for (const identity of children(profile, "Identity")) this.scanIdentity(attrsOf(identity));
+        for (const feature of children(profile, "Feature")) {
+          for (const version of children(feature, "FeatureVersion")) {
+            for (const location of children(version, "VersionLocation")) this.scanVersionLocation(attrsOf(location));
+          }
+        }
+      }
+    }
+    for (const rel of children(child(xml, "ProfileRelationships"), "ProfileRelationship")) this.scanRelationship(attrsOf(rel));
+  }
+
   location(loc: XmlNode): void {
+    if (!this.#vesselLocations.has(attr(loc, "ID"))) return;
     const countryId = attr(child(loc, "LocationCountry"), "CountryID") || attr(child(loc, "LocationAreaCode"), "AreaCodeID");
     const country = this.#sets.get("Country")?.get(countryId) ?? this.#sets.get("AreaCode")?.get(countryId);
     const partValue = children(loc, "LocationPart")
@@ -105,29 +210,23 @@ export class AdvancedXmlReader {
 
   idRegDocument(doc: XmlNode): void {
     const identity = attr(doc, "IdentityID");
+    if (!this.#vesselIdentities.has(identity)) return;
     const list = this.#docsByIdentity.get(identity) ?? [];
     list.push({ type: ref(this.#sets, "IDRegDocType", attr(doc, "IDRegDocTypeID")), value: text(doc, "IDRegistrationNo") });
     this.#docsByIdentity.set(identity, list);
   }
 
-  distinctParty(party: XmlNode): void {
-    for (const profile of children(party, "Profile")) {
+  /** A party's profile: a vessel becomes its draft designation; an owner of one leaves its primary name. */
+  profile(profile: XmlNode): void {
+    const id = attr(profile, "ID");
+    if (this.#ownerIds.has(id)) {
       for (const identity of children(profile, "Identity")) {
         const primary = children(identity, "Alias").find((a) => attr(a, "Primary") === "true");
         const name = primary ? documentedName(primary)[0] : undefined;
-        if (name) this.#primaryName.set(attr(profile, "ID"), name);
-      }
-      if (/^vessel$/i.test(ref(this.#sets, "PartySubType", attr(profile, "PartySubTypeID")))) {
-        this.#vessels.push(profile);
-        this.#vesselIds.add(attr(profile, "ID"));
+        if (name) this.#primaryName.set(id, name);
       }
     }
-  }
-
-  relationship(rel: XmlNode): void {
-    const type = ref(this.#sets, "RelationType", attr(rel, "RelationTypeID"));
-    if (type !== "" && !/owned or controlled by/i.test(type)) return;
-    this.#relations.push({ from: attr(rel, "From"), to: attr(rel, "To") });
+    if (this.#vesselIds.has(id) && /^vessel$/i.test(ref(this.#sets, "PartySubType", attr(profile, "PartySubTypeID")))) this.#vessels.push(this.#draft(profile));
   }
 
   sanctionsEntry(entry: XmlNode): void {
@@ -152,7 +251,7 @@ export class AdvancedXmlReader {
   listingDates(): Map<string, ListingDate> {
     const dates = new Map<string, ListingDate>();
     for (const [profileId, entry] of this.#entries) {
-      if (entry.listedAt) dates.set(profileId, { date: entry.listedAt, field: "SDN_ADVANCED SanctionsEntry/EntryEvent/Date" });
+      if (entry.listedAt) dates.set(profileId, { date: entry.listedAt, field: LISTED_AT_FIELD });
     }
     return dates;
   }
@@ -163,10 +262,20 @@ export class AdvancedXmlReader {
       const target = this.#primaryName.get(to);
       if (target) ownersOf.set(from, [...(ownersOf.get(from) ?? []), target]);
     }
-    return this.#vessels.map((profile) => this.#designation(profile, ownersOf));
+    return this.#vessels.map(({ id, fields, secondaryRisk }) => {
+      const entry = this.#entries.get(id);
+      return makeDesignation({
+        ...fields,
+        programs: entry?.programs ?? [],
+        measures: [...(entry?.measures ?? []), ...secondaryRisk],
+        owners: [...(fields.owners ?? []), ...(ownersOf.get(id) ?? [])],
+        listedAt: entry?.listedAt ?? null,
+      });
+    });
   }
 
-  #designation(profile: XmlNode, ownersOf: Map<string, string[]>): Designation {
+  /** Everything of a vessel's designation its party and the records before it give. */
+  #draft(profile: XmlNode): VesselDraft {
     const sets = this.#sets;
     const id = attr(profile, "ID");
     let name = "";
@@ -216,15 +325,12 @@ export class AdvancedXmlReader {
       this.unread.saw(`Feature "${label}"`);
       unreadLines.push(...values.map((v) => `${label}: ${v.value}`));
     }
-    const entry = this.#entries.get(id);
-    return makeDesignation({
+    const fields: DesignationInput = {
       list: LIST,
       recordId: id,
       name,
       aliases,
       formerNames,
-      programs: entry?.programs ?? [],
-      measures: [...(entry?.measures ?? []), ...all("secondary sanctions risk")],
       imoValues,
       mmsiValues,
       externalIds: [
@@ -241,30 +347,40 @@ export class AdvancedXmlReader {
       tonnage: parseTonnage(first("vessel tonnage")?.value),
       grossTonnage: parseTonnage(first("vessel gross registered tonnage")?.value),
       yearBuilt: parseYear(first("vessel year of build")?.value),
-      owners: [...all("vessel owner"), ...(ownersOf.get(id) ?? [])],
+      owners: all("vessel owner"),
       remarks: unreadLines.length > 0 ? unreadLines.join("; ") : null,
-      listedAt: entry?.listedAt ?? null,
-      listedAtField: "SDN_ADVANCED SanctionsEntry/EntryEvent/Date",
+      listedAtField: LISTED_AT_FIELD,
       sourceUrl: OFAC_DETAILS_URL + id,
-    });
+    };
+    return { id, fields, secondaryRisk: all("secondary sanctions risk") };
   }
 }
 
-/** Reads an SDN_ADVANCED.XML file as a stream. */
+/** Reads an SDN_ADVANCED.XML file as a stream, twice (see AdvancedXmlReader). */
 export async function readAdvancedXml(file: SourceFile, chunkSize?: number): Promise<AdvancedXmlReader> {
   const reader = new AdvancedXmlReader();
-  await streamXmlElements(LIST, file, reader.handlers(), chunkSize);
+  const scan = reader.scanHandlers();
+  await streamXmlElements(LIST, file, scan.elements, chunkSize, { onOpen: scan.open });
+  const records = reader.handlers();
+  await streamXmlElements(LIST, file, records.elements, chunkSize, { keepIf: records.keepIf });
+  return reader;
+}
+
+/** Reads only the listing dates of an SDN_ADVANCED.XML file (one pass); `designations()` is then empty. */
+export async function readAdvancedXmlDates(file: SourceFile, chunkSize?: number): Promise<AdvancedXmlReader> {
+  const reader = new AdvancedXmlReader();
+  const pass = reader.datesHandlers();
+  await streamXmlElements(LIST, file, pass.elements, chunkSize, { onOpen: pass.open, keepIf: pass.keepIf });
   return reader;
 }
 
 /** The same reader fed from a document already parsed whole (parseXml): the reference the stream is checked against. */
 export function fromAdvancedXmlTree(xml: XmlNode): AdvancedXmlReader {
   const reader = new AdvancedXmlReader();
-  reader.referenceValueSets(child(xml, "ReferenceValueSets") ?? {});
+  reader.scanTree(xml);
   for (const n of children(child(xml, "Locations"), "Location")) reader.location(n);
   for (const n of children(child(xml, "IDRegDocuments"), "IDRegDocument")) reader.idRegDocument(n);
-  for (const n of children(child(xml, "DistinctParties"), "DistinctParty")) reader.distinctParty(n);
-  for (const n of children(child(xml, "ProfileRelationships"), "ProfileRelationship")) reader.relationship(n);
+  for (const n of children(child(xml, "DistinctParties"), "DistinctParty")) for (const profile of children(n, "Profile")) reader.profile(profile);
   for (const n of children(child(xml, "SanctionsEntries"), "SanctionsEntry")) reader.sanctionsEntry(n);
   return reader;
 }

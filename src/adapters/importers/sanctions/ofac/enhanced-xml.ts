@@ -23,10 +23,10 @@ const READ_FEATURES = new Set([
   "secondary sanctions risk",
 ]);
 
-/** Gathers reference values and vessel entities from the top-level records of one file. */
+/** Gathers reference values and vessel designations from the top-level records of one file. */
 export class EnhancedXmlReader {
   readonly refValues = new Map<string, string>();
-  readonly vessels: XmlNode[] = [];
+  readonly #designations: Designation[] = [];
   readonly dates = new Map<string, ListingDate>();
   readonly unread = new UnreadFields("SDN_ENHANCED vessel");
 
@@ -34,10 +34,13 @@ export class EnhancedXmlReader {
     this.refValues.set(attr(rv, "refId"), text(rv, "value"));
   }
 
-  /** Only vessels are kept (with their listing date): memory follows the vessels, not the file. */
+  /**
+   * A vessel becomes its designation as it is read (the reference values come first, in the
+   * schema's order), and its element is dropped: memory follows the vessels, not the file.
+   */
   entity(entity: XmlNode): void {
     if (!/^vessel$/i.test(text(child(entity, "generalInfo"), "entityType"))) return;
-    this.vessels.push(entity);
+    this.#designations.push(fromEnhancedEntity(entity, this.refValues, this.unread));
     const date = enhancedDate(entity);
     if (date) this.dates.set(attr(entity, "id"), { date, field: "SDN_ENHANCED sanctionsList/@datePublished" });
   }
@@ -47,7 +50,7 @@ export class EnhancedXmlReader {
   }
 
   designations(): Designation[] {
-    return fromEnhancedEntities(this.vessels, this.refValues, this.unread);
+    return [...this.#designations];
   }
 }
 
@@ -82,75 +85,69 @@ function enhancedDate(entity: XmlNode): string | null {
   );
 }
 
-function fromEnhancedEntities(vessels: readonly XmlNode[], refValues: Map<string, string>, unread: UnreadFields): Designation[] {
-  const out: Designation[] = [];
-  for (const entity of vessels) {
-    const id = attr(entity, "id");
-    let name = "";
-    const aliases: string[] = [];
-    const formerNames: string[] = [];
-    for (const n of children(child(entity, "names"), "name")) {
-      const translations = children(child(n, "translations"), "translation");
-      const preferred = translations.find((t) => text(t, "isPrimary") === "true") ?? translations[0];
-      const full = text(preferred, "formattedFullName");
-      if (full === "") continue;
-      if (text(n, "isPrimary") === "true" && name === "") name = full;
-      else if (/^f\.?k\.?a/i.test(text(n, "aliasType"))) formerNames.push(full);
-      else aliases.push(full);
-    }
-    if (name === "") name = aliases.shift() ?? "";
-    const features = new Map<string, string[]>();
-    const unreadLines: string[] = [];
-    for (const f of children(child(entity, "features"), "feature")) {
-      const label = text(f, "type");
-      const type = label.toLowerCase();
-      const value = text(f, "value") || refValues.get(text(f, "valueRefId")) || "";
-      if (value === "") continue;
-      features.set(type, [...(features.get(type) ?? []), value]);
-      if (!READ_FEATURES.has(type)) {
-        unread.saw(`feature "${label}"`);
-        unreadLines.push(`${label}: ${value}`);
-      }
-    }
-    const first = (type: string) => features.get(type)?.[0] ?? null;
-    const imoValues: string[] = [];
-    const mmsiValues: string[] = [];
-    const externalIds: ExternalId[] = [];
-    for (const doc of children(child(entity, "identityDocuments"), "identityDocument")) {
-      const type = text(doc, "type");
-      const value = text(doc, "documentNumber");
-      if (value !== "") fileIdentityDocument(type, value, { imoValues, mmsiValues, externalIds });
-    }
-    const owners = children(child(entity, "relationships"), "relationship")
-      .filter((r) => /owned or controlled by/i.test(text(r, "type")))
-      .map((r) => text(r, "relatedEntity"));
-    const listedAt = enhancedDate(entity);
-    out.push(
-      makeDesignation({
-        list: LIST,
-        recordId: id,
-        name,
-        aliases,
-        formerNames,
-        programs: texts(child(entity, "sanctionsPrograms"), "sanctionsProgram"),
-        measures: [...texts(child(entity, "sanctionsTypes"), "sanctionsType"), ...(features.get("secondary sanctions risk") ?? [])],
-        imoValues,
-        mmsiValues,
-        externalIds,
-        callSign: first("vessel call sign"),
-        vesselType: first("vessel type"),
-        flag: first("vessel flag"),
-        formerFlags: (features.get("former vessel flag") ?? []).filter((f) => !/^None Identified$/i.test(f)),
-        tonnage: parseTonnage(first("vessel tonnage")),
-        grossTonnage: parseTonnage(first("vessel gross registered tonnage")),
-        yearBuilt: parseYear(first("vessel year of build")),
-        owners: [...(features.get("vessel owner") ?? []), ...owners],
-        remarks: unreadLines.length > 0 ? unreadLines.join("; ") : null,
-        listedAt,
-        listedAtField: "SDN_ENHANCED sanctionsList/@datePublished",
-        sourceUrl: OFAC_DETAILS_URL + id,
-      }),
-    );
+function fromEnhancedEntity(entity: XmlNode, refValues: Map<string, string>, unread: UnreadFields): Designation {
+  const id = attr(entity, "id");
+  let name = "";
+  const aliases: string[] = [];
+  const formerNames: string[] = [];
+  for (const n of children(child(entity, "names"), "name")) {
+    const translations = children(child(n, "translations"), "translation");
+    const preferred = translations.find((t) => text(t, "isPrimary") === "true") ?? translations[0];
+    const full = text(preferred, "formattedFullName");
+    if (full === "") continue;
+    if (text(n, "isPrimary") === "true" && name === "") name = full;
+    else if (/^f\.?k\.?a/i.test(text(n, "aliasType"))) formerNames.push(full);
+    else aliases.push(full);
   }
-  return out;
+  if (name === "") name = aliases.shift() ?? "";
+  const features = new Map<string, string[]>();
+  const unreadLines: string[] = [];
+  for (const f of children(child(entity, "features"), "feature")) {
+    const label = text(f, "type");
+    const type = label.toLowerCase();
+    const value = text(f, "value") || refValues.get(text(f, "valueRefId")) || "";
+    if (value === "") continue;
+    features.set(type, [...(features.get(type) ?? []), value]);
+    if (!READ_FEATURES.has(type)) {
+      unread.saw(`feature "${label}"`);
+      unreadLines.push(`${label}: ${value}`);
+    }
+  }
+  const first = (type: string) => features.get(type)?.[0] ?? null;
+  const imoValues: string[] = [];
+  const mmsiValues: string[] = [];
+  const externalIds: ExternalId[] = [];
+  for (const doc of children(child(entity, "identityDocuments"), "identityDocument")) {
+    const type = text(doc, "type");
+    const value = text(doc, "documentNumber");
+    if (value !== "") fileIdentityDocument(type, value, { imoValues, mmsiValues, externalIds });
+  }
+  const owners = children(child(entity, "relationships"), "relationship")
+    .filter((r) => /owned or controlled by/i.test(text(r, "type")))
+    .map((r) => text(r, "relatedEntity"));
+  const listedAt = enhancedDate(entity);
+  return makeDesignation({
+    list: LIST,
+    recordId: id,
+    name,
+    aliases,
+    formerNames,
+    programs: texts(child(entity, "sanctionsPrograms"), "sanctionsProgram"),
+    measures: [...texts(child(entity, "sanctionsTypes"), "sanctionsType"), ...(features.get("secondary sanctions risk") ?? [])],
+    imoValues,
+    mmsiValues,
+    externalIds,
+    callSign: first("vessel call sign"),
+    vesselType: first("vessel type"),
+    flag: first("vessel flag"),
+    formerFlags: (features.get("former vessel flag") ?? []).filter((f) => !/^None Identified$/i.test(f)),
+    tonnage: parseTonnage(first("vessel tonnage")),
+    grossTonnage: parseTonnage(first("vessel gross registered tonnage")),
+    yearBuilt: parseYear(first("vessel year of build")),
+    owners: [...(features.get("vessel owner") ?? []), ...owners],
+    remarks: unreadLines.length > 0 ? unreadLines.join("; ") : null,
+    listedAt,
+    listedAtField: "SDN_ENHANCED sanctionsList/@datePublished",
+    sourceUrl: OFAC_DETAILS_URL + id,
+  });
 }

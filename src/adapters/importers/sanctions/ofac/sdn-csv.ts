@@ -4,7 +4,7 @@
  */
 import { type Designation, type ExternalId, makeDesignation, parseTonnage, parseYear } from "../../../../domain/sanctions/designation.ts";
 import { UnreadFields } from "../unread-fields.ts";
-import { type Classified, LIST, OFAC_DETAILS_URL } from "./shared.ts";
+import { type Classified, LIST, OFAC_DETAILS_URL, ofacCsvRows } from "./shared.ts";
 
 /** OFAC's null marker is "-0-" (with a trailing space in the real file). */
 function field(value: string | undefined): string | null {
@@ -104,17 +104,46 @@ function tokenKind(token: string): string {
   return token.replace(/\s*[\d'"(:].*$/, "").slice(0, 60) || token.slice(0, 60);
 }
 
-/** Vessel designations of the SDN.CSV files, completed by ALT.CSV and SDN_COMMENTS.CSV. */
-export function fromSdnCsv(sdn: Classified[], alt: Classified[], comments: Classified[], unread = new UnreadFields("vessel remark")): Designation[] {
+/**
+ * The rows of the SDN.CSV files that `wanted` picks (it sees every row), by ent_num, the first
+ * of an ent_num only; each file read as a stream, so what is kept is what is picked.
+ */
+export async function pickSdnRows(sdn: Classified[], wanted: (row: string[]) => boolean): Promise<Map<string, string[]>> {
+  const rows = new Map<string, string[]>();
+  for (const s of sdn) {
+    for await (const row of ofacCsvRows(s)) {
+      const entNum = row[0]!.trim();
+      if (wanted(row) && !rows.has(entNum)) rows.set(entNum, row);
+    }
+  }
+  return rows;
+}
+
+/** SDN_COMMENTS.CSV: the continuation of each remark beyond 1000 characters, for the ent_nums asked for. */
+export async function remarkSpills(comments: Classified[], of: ReadonlySet<string> | ReadonlyMap<string, unknown>): Promise<Map<string, string>> {
   const spill = new Map<string, string>();
-  for (const c of comments) for (const row of c.rows ?? []) spill.set(row[0]!.trim(), (spill.get(row[0]!.trim()) ?? "") + (row[1] ?? ""));
+  for (const c of comments) {
+    for await (const row of ofacCsvRows(c)) {
+      const ent = row[0]!.trim();
+      if (of.has(ent)) spill.set(ent, (spill.get(ent) ?? "") + (row[1] ?? ""));
+    }
+  }
+  return spill;
+}
+
+/** Vessel designations of the SDN.CSV files, completed by ALT.CSV and SDN_COMMENTS.CSV; only vessels' rows are kept. */
+export async function fromSdnCsv(sdn: Classified[], alt: Classified[], comments: Classified[], unread = new UnreadFields("vessel remark")): Promise<Designation[]> {
+  // A first read picks the vessels (a few percent of the rows); the companion files are then
+  // read for those alone.
+  const vessels = await pickSdnRows(sdn, (row) => (field(row[2]) ?? "").toLowerCase() === "vessel");
+  const spill = await remarkSpills(comments, vessels);
 
   const alternates = new Map<string, { type: string; name: string }[]>();
   for (const a of alt) {
-    for (const row of a.rows ?? []) {
+    for await (const row of ofacCsvRows(a)) {
       const ent = row[0]!.trim();
       const name = field(row[3]);
-      if (name === null) continue;
+      if (name === null || !vessels.has(ent)) continue;
       const list = alternates.get(ent) ?? [];
       list.push({ type: (field(row[2]) ?? "aka").toLowerCase(), name });
       alternates.set(ent, list);
@@ -122,46 +151,39 @@ export function fromSdnCsv(sdn: Classified[], alt: Classified[], comments: Class
   }
 
   const out: Designation[] = [];
-  const seen = new Set<string>();
-  for (const s of sdn) {
-    for (const row of s.rows ?? []) {
-      if ((field(row[2]) ?? "").toLowerCase() !== "vessel") continue;
-      const entNum = row[0]!.trim();
-      if (seen.has(entNum)) continue;
-      seen.add(entNum);
-      // Remarks beyond 1000 characters continue in SDN_COMMENTS.CSV mid-word or right after a
-      // space: join the untrimmed halves without a separator.
-      const head = field(row[11]) === null ? "" : (row[11] ?? "");
-      const remarks = field(`${head}${spill.get(entNum) ?? ""}`);
-      const facts = parseOfacRemarks(remarks);
-      for (const kind of new Set(facts.unread.map(tokenKind))) unread.saw(`"${kind}"`);
-      const alts = alternates.get(entNum) ?? [];
-      const owner = field(row[10]);
-      out.push(
-        makeDesignation({
-          list: LIST,
-          recordId: entNum,
-          name: field(row[1]) ?? "",
-          programs: splitOfacPrograms(field(row[3])),
-          aliases: [...facts.aliases, ...alts.filter((a) => a.type !== "fka").map((a) => a.name)],
-          formerNames: [...facts.formerNames, ...alts.filter((a) => a.type === "fka").map((a) => a.name)],
-          imoValues: facts.imoValues,
-          mmsiValues: facts.mmsiValues,
-          callSign: field(row[5]),
-          vesselType: field(row[6]),
-          tonnage: parseTonnage(field(row[7])),
-          grossTonnage: parseTonnage(field(row[8])),
-          flag: field(row[9]),
-          formerFlags: facts.formerFlags,
-          yearBuilt: facts.yearBuilt,
-          owners: [...(owner === null ? [] : [owner]), ...facts.owners],
-          measures: facts.measures,
-          externalIds: facts.externalIds,
-          remarks,
-          sourceUrl: OFAC_DETAILS_URL + entNum,
-        }),
-      );
-    }
+  for (const [entNum, row] of vessels) {
+    // Remarks beyond 1000 characters continue in SDN_COMMENTS.CSV mid-word or right after a
+    // space: join the untrimmed halves without a separator.
+    const head = field(row[11]) === null ? "" : (row[11] ?? "");
+    const remarks = field(`${head}${spill.get(entNum) ?? ""}`);
+    const facts = parseOfacRemarks(remarks);
+    for (const kind of new Set(facts.unread.map(tokenKind))) unread.saw(`"${kind}"`);
+    const alts = alternates.get(entNum) ?? [];
+    const owner = field(row[10]);
+    out.push(
+      makeDesignation({
+        list: LIST,
+        recordId: entNum,
+        name: field(row[1]) ?? "",
+        programs: splitOfacPrograms(field(row[3])),
+        aliases: [...facts.aliases, ...alts.filter((a) => a.type !== "fka").map((a) => a.name)],
+        formerNames: [...facts.formerNames, ...alts.filter((a) => a.type === "fka").map((a) => a.name)],
+        imoValues: facts.imoValues,
+        mmsiValues: facts.mmsiValues,
+        callSign: field(row[5]),
+        vesselType: field(row[6]),
+        tonnage: parseTonnage(field(row[7])),
+        grossTonnage: parseTonnage(field(row[8])),
+        flag: field(row[9]),
+        formerFlags: facts.formerFlags,
+        yearBuilt: facts.yearBuilt,
+        owners: [...(owner === null ? [] : [owner]), ...facts.owners],
+        measures: facts.measures,
+        externalIds: facts.externalIds,
+        remarks,
+        sourceUrl: OFAC_DETAILS_URL + entNum,
+      }),
+    );
   }
   return out;
 }
