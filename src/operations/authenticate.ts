@@ -1,6 +1,6 @@
 import { AppError } from "../domain/errors.ts";
 import { lastUseDue } from "../domain/last-use.ts";
-import { ANONYMOUS_RATE_PER_SECOND, entitlements } from "../domain/plans.ts";
+import { ANONYMOUS_RATE_PER_SECOND, type Entitlements, entitlements } from "../domain/plans.ts";
 import { hashSecret, KEY_PATTERN, sameDigest } from "../domain/secrets.ts";
 import type { AccountStore, KeyPrincipalRecord } from "../ports/accounts.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -56,7 +56,8 @@ export class KeyAuthenticator implements Authenticator {
   readonly #accounts: AccountStore;
   readonly #clock: Clock;
   readonly #tokens: TokenVerifier | undefined;
-  readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; hash: string; until: number }>();
+  /** By key digest: the key's record and what its plans allow (worked out once per lookup, frozen, shared by the calls). */
+  readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; entitlements: Readonly<Entitlements> | null; hash: string; until: number }>();
   readonly #lastUseWritten = new Map<string, number>();
 
   readonly #ttlMs: number;
@@ -92,18 +93,11 @@ export class KeyAuthenticator implements Authenticator {
       if (!principal) throw new AppError("invalid_api_key", "The bearer credential is not a valid API key, nor an access token issued for this address that is still valid; use an API key or connect the application again.");
       return principal;
     }
-    const record = await this.#lookup(credential);
-    if (!record) throw new AppError("invalid_api_key");
+    const { record, entitlements } = await this.#lookup(credential);
+    if (!record || !entitlements) throw new AppError("invalid_api_key");
     if (record.revoked) throw new AppError("api_key_revoked");
     this.#noteUse(record.keyId);
-    return {
-      kind: "key",
-      subject: `key:${record.keyId}`,
-      keyId: record.keyId,
-      accountId: record.accountId,
-      entitlements: entitlements(record.webPlan, record.apiPlan, record.deal),
-      clientAddress,
-    };
+    return { kind: "key", subject: `key:${record.keyId}`, keyId: record.keyId, accountId: record.accountId, entitlements, clientAddress };
   }
 
   /** Fire and forget: the keys page's "last used" must never fail or slow the call itself. */
@@ -116,14 +110,16 @@ export class KeyAuthenticator implements Authenticator {
     this.#accounts.recordKeyUse(keyId, now).catch(() => this.#lastUseWritten.delete(keyId));
   }
 
-  async #lookup(key: string): Promise<KeyPrincipalRecord | null> {
+  async #lookup(key: string): Promise<{ record: KeyPrincipalRecord | null; entitlements: Readonly<Entitlements> | null }> {
     const hash = hashSecret(key);
     const now = this.#clock.now();
     const hit = this.#cache.get(hash);
-    if (hit && hit.until > now && sameDigest(hit.hash, hash)) return hit.record;
+    if (hit && hit.until > now && sameDigest(hit.hash, hash)) return hit;
     const record = await this.#accounts.findKeyByHash(hash);
     if (this.#cache.size > 50_000) this.#cache.clear();
-    this.#cache.set(hash, { record, hash, until: now + this.#ttlMs });
-    return record;
+    const entry = { record, entitlements: record ? Object.freeze(entitlements(record.webPlan, record.apiPlan, record.deal)) : null, hash, until: now + this.#ttlMs };
+    this.#cache.set(hash, entry);
+    return entry;
   }
+
 }
