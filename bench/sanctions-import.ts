@@ -15,7 +15,8 @@
  * ~21 MB (its Ships sheet beside a large other sheet); and OFAC's default
  * import, SDN.CSV with SDN_ADVANCED.XML. Every import runs in a child process of its own, on a
  * fresh SQLite data dir, and reports its own peak RSS (getrusage maxrss); a child that
- * opens the store and imports nothing gives the floor.
+ * opens the store and imports nothing gives the floor. Children run with the node options of
+ * bin/mds.ts's shebang, as `mds` does (BENCH_NODE_DEFAULTS=1: node's defaults).
  */
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -250,8 +251,18 @@ const CASES: Case[] = [
   { list: "new-zealand", file: "Russia-Sanctions-Register.xlsx", mb: 21, generate: nzWorkbook },
 ];
 
+/**
+ * The node options `mds` runs with, read from the shebang of bin/mds.ts, so each import runs
+ * as `mds import` and `mds serve` do; BENCH_NODE_DEFAULTS=1 runs them with node's defaults.
+ */
+function mdsNodeOptions(): string[] {
+  if (process.env.BENCH_NODE_DEFAULTS === "1") return [];
+  const shebang = readFileSync(join(ROOT, "bin", "mds.ts"), "utf8").split("\n", 1)[0]!;
+  return shebang.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 function runChild(list: string, files: string[]): { ms: number; peakRssMb: number; active: number } {
-  const r = spawnSync(process.execPath, [import.meta.filename, "--child", list, ...files], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const r = spawnSync(process.execPath, [...mdsNodeOptions(), import.meta.filename, "--child", list, ...files], { encoding: "utf8", maxBuffer: 1 << 24 });
   const line = r.stdout.trim().split("\n").pop() ?? "";
   if (r.status !== 0 || !line.startsWith("{")) throw new Error(`${list} import failed (exit ${r.status}): ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`);
   return JSON.parse(line) as { ms: number; peakRssMb: number; active: number };
@@ -263,7 +274,7 @@ async function parent(scale: number, only: string | undefined): Promise<void> {
   const cases = CASES.filter((c) => only === undefined || c.file.toLowerCase().includes(only.toLowerCase()));
   const dir = mkdtempSync(join(tmpdir(), "mds-bench-sanctions-files-"));
   try {
-    console.log(`load average at the start: ${loadAverage()}`);
+    console.log(`load average at the start: ${loadAverage()}; node options: ${mdsNodeOptions().join(" ") || "node's defaults"}`);
     const floor = runChild("none", []);
     console.log(`floor (store opened, nothing imported): peak RSS ${floor.peakRssMb.toFixed(0)} MB\n`);
     console.log("| list | file | size | vessels | import time | peak RSS |");
