@@ -206,7 +206,8 @@ async function main(): Promise<void> {
 
   // 3. kill -9 under load.
   const pro = JSON.parse(mds(["keys", "create", "--plan", "pro", "--json"])) as { key: string; account: string };
-  mds(["accounts", "set", pro.account, "--rate", "100000"]);
+  // Credits enough for the whole load: at the pipeline's speed a plan's allowance ran out mid-run, and every call should reach the charge.
+  mds(["accounts", "set", pro.account, "--rate", "100000", "--monthly-credits-total", "1000000000"]);
   const station = JSON.parse(mds(["stations", "create", "--account", pro.account, "--name", "roof", "--json"])) as { secret: string };
   const auth = { authorization: `Bearer ${pro.key}`, "content-type": "application/json" };
   const zone = await fetch(`${apis[0]!.base}/api/v1/account/zones`, {
