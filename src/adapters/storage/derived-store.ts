@@ -17,6 +17,15 @@ const CHUNK = 400;
 
 const stateKey = (stationId: number, mmsi: number) => `${stationId}:${mmsi}`;
 
+/** Vessels' keys as one IN list of MMSIs per station and chunk: how their states are looked up. */
+function stationChunks(keys: readonly { stationId: number; mmsi: number }[]): { stationId: number; mmsis: number[] }[] {
+  const byStation = new Map<number, number[]>();
+  for (const k of keys) byStation.set(k.stationId, [...(byStation.get(k.stationId) ?? []), k.mmsi]);
+  const out: { stationId: number; mmsis: number[] }[] = [];
+  for (const [stationId, mmsis] of byStation) for (let at = 0; at < mmsis.length; at += CHUNK) out.push({ stationId, mmsis: mmsis.slice(at, at + CHUNK) });
+  return out;
+}
+
 /** Derived facts, their queue and the detectors' state on SQLite or PostgreSQL (0019-derived-facts.ts). */
 export class SqlDerivedStore implements DerivedStore {
   readonly #db: Kysely<Database>;
@@ -37,18 +46,9 @@ export class SqlDerivedStore implements DerivedStore {
 
   async states(keys: readonly { stationId: number; mmsi: number }[]): Promise<Map<string, VesselDerivedState>> {
     const out = new Map<string, VesselDerivedState>();
-    const byStation = new Map<number, number[]>();
-    for (const k of keys) byStation.set(k.stationId, [...(byStation.get(k.stationId) ?? []), k.mmsi]);
-    for (const [stationId, mmsis] of byStation) {
-      for (let at = 0; at < mmsis.length; at += CHUNK) {
-        const rows = await this.#db
-          .selectFrom("derived_state")
-          .select(["mmsi", "state"])
-          .where("station_id", "=", stationId)
-          .where("mmsi", "in", mmsis.slice(at, at + CHUNK))
-          .execute();
-        for (const r of rows) out.set(stateKey(stationId, r.mmsi), JSON.parse(r.state) as VesselDerivedState);
-      }
+    for (const { stationId, mmsis } of stationChunks(keys)) {
+      const rows = await this.#db.selectFrom("derived_state").select(["mmsi", "state"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis).execute();
+      for (const r of rows) out.set(stateKey(stationId, r.mmsi), JSON.parse(r.state) as VesselDerivedState);
     }
     return out;
   }
@@ -56,13 +56,9 @@ export class SqlDerivedStore implements DerivedStore {
   /** Whether every state is still as the page found it (its last fix's time, or none stored). */
   async #basisHolds(trx: Transaction<Database>, basis: NonNullable<DerivedCommit["basis"]>): Promise<boolean> {
     const stored = new Map<string, number>();
-    const byStation = new Map<number, number[]>();
-    for (const b of basis) byStation.set(b.stationId, [...(byStation.get(b.stationId) ?? []), b.mmsi]);
-    for (const [stationId, mmsis] of byStation) {
-      for (let at = 0; at < mmsis.length; at += CHUNK) {
-        const rows = await trx.selectFrom("derived_state").select(["mmsi", "last_time"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis.slice(at, at + CHUNK)).execute();
-        for (const r of rows) stored.set(stateKey(stationId, r.mmsi), Number(r.last_time));
-      }
+    for (const { stationId, mmsis } of stationChunks(basis)) {
+      const rows = await trx.selectFrom("derived_state").select(["mmsi", "last_time"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis).execute();
+      for (const r of rows) stored.set(stateKey(stationId, r.mmsi), Number(r.last_time));
     }
     return basis.every((b) => (stored.get(stateKey(b.stationId, b.mmsi)) ?? null) === b.time);
   }
