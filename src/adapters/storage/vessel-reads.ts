@@ -13,11 +13,11 @@ import { visibleFilter, visibleUnion } from "./visible-filter.ts";
  */
 export interface StationSets {
   /** Every shared station. */
-  shared?: () => Promise<readonly number[]>;
-  /** The stations of public feeds (none when not given). */
-  feeds?: () => Promise<readonly number[]>;
+  shared: () => Promise<readonly number[]>;
+  /** The stations of public feeds. */
+  feeds: () => Promise<readonly number[]>;
   /** An account's own stations. */
-  own?: (accountId: string) => Promise<readonly number[]>;
+  own: (accountId: string) => Promise<readonly number[]>;
 }
 
 /**
@@ -29,27 +29,23 @@ export class SqlVesselReads {
   readonly #db: Kysely<Database>;
   readonly #dialect: SqlDialect;
 
-  readonly #sharedIds: () => Promise<readonly number[]>;
-  readonly #feedStations: () => Promise<readonly number[]>;
-  readonly #ownIds: (accountId: string) => Promise<readonly number[]>;
+  readonly #sets: StationSets;
 
-  /** Where the parts of a visible set come from; each is read from the tables when not given (no caching). */
-  constructor(db: Kysely<Database>, dialect: SqlDialect, sets: StationSets = {}) {
+  /** `sets`: where the parts of a caller's visible set come from. */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, sets: StationSets) {
     this.#db = db;
     this.#dialect = dialect;
-    this.#sharedIds = sets.shared ?? (async () => (await db.selectFrom("stations").select("id").where("shared", "=", 1).execute()).map((r) => r.id));
-    this.#feedStations = sets.feeds ?? (async () => []);
-    this.#ownIds = sets.own ?? (async (accountId) => (await db.selectFrom("stations").select("id").where("account_id", "=", accountId).execute()).map((r) => r.id));
+    this.#sets = sets;
   }
 
   /** What any principal (anonymous included) may see: own stations ∪ shared stations ∪ public feeds' stations (visible-filter.ts). */
   async visibleStations(accountId: string | null): Promise<number[]> {
-    const [own, shared, feeds] = await Promise.all([this.#ownStations(accountId), this.#sharedIds(), this.#feedStations()]);
+    const [own, shared, feeds] = await Promise.all([this.#ownStations(accountId), this.#sets.shared(), this.#sets.feeds()]);
     return visibleUnion(own, shared, feeds);
   }
 
   async #ownStations(accountId: string | null): Promise<readonly number[]> {
-    return accountId === null ? [] : this.#ownIds(accountId);
+    return accountId === null ? [] : this.#sets.own(accountId);
   }
 
   async findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null> {

@@ -17,7 +17,7 @@ export class SqlVesselStore implements VesselStore {
   readonly #registry: SqlVesselRegistry;
 
   /** `stations`: where the caller's visible set comes from (own, shared and feed stations). */
-  constructor(db: Kysely<Database>, dialect: SqlDialect, stations: StationSets = {}) {
+  constructor(db: Kysely<Database>, dialect: SqlDialect, stations: StationSets) {
     this.#reads = new SqlVesselReads(db, dialect, stations);
     this.#registry = new SqlVesselRegistry(db, dialect);
   }
