@@ -7,9 +7,9 @@
  *
  *   DATABASE_URL=postgres://... REDIS_URL=redis://... npx node bench/api-processes.ts [seconds-per-round] [rounds]
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
+import { startChild, stop } from "./child-server.ts";
 import { percentile } from "./percentile.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 
@@ -26,13 +26,8 @@ const scratch = await scratchDatabase(process.env.DATABASE_URL);
 const env = { ...process.env, DATABASE_URL: scratch.url, BENCH_REDIS_PREFIX: `mds-bench-api-${process.pid}` };
 
 async function start(): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
-  const child = spawn(process.execPath, [new URL("./pipeline-server.ts", import.meta.url).pathname, "postgres+redis"], { stdio: ["ignore", "pipe", "inherit"], env });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`pipeline-server exited with ${code}`)));
-  });
-  const ready = JSON.parse(line) as { url: string; keys: string[] };
-  return { child, url: ready.url, keys: ready.keys };
+  const { child, ready } = await startChild("./pipeline-server.ts", ["postgres+redis"], env);
+  return { child, url: ready.url as string, keys: ready.keys as string[] };
 }
 
 async function load(targets: { url: string; keys: string[] }[]): Promise<{ rps: number; p99: number; non2xx: number }> {
@@ -59,7 +54,7 @@ for (let r = 0; r < rounds; r++) {
   one.push(await load([a]));
   two.push(await load([a, b]));
 }
-await Promise.all([a, b].map(({ child }) => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM"))));
+await Promise.all([a, b].map(({ child }) => stop(child)));
 await scratch.drop();
 const row = (name: string, xs: typeof one) =>
   `| ${name} | ${Math.round(percentile(xs.map((x) => x.rps), 50))} | ${percentile(xs.map((x) => x.p99), 50)} | ${xs.reduce((s, x) => s + x.non2xx, 0)} |`;

@@ -10,10 +10,9 @@
  * Beside throughput, each row gives the CPU time per request of the server, and of Redis and
  * PostgreSQL together (read from /proc, so Linux only): on a shared machine it moves far less.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { startChild, stop } from "./child-server.ts";
 import { percentile } from "./percentile.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 
@@ -22,22 +21,6 @@ const rounds = Number(process.argv[3] ?? 3);
 const CONNECTIONS = 50;
 // Real ports of each coordinate source (unlocode, wpi, geoapify-withheld); CNSHA is an airport, Shanghai port is CNSGH.
 const PORTS = ["NLRTM", "BEANR", "DEHAM", "SGSIN", "CNSGH", "USLAX", "GBFXT", "JPYOK"];
-
-async function startChild(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; ready: Record<string, any> }> {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: ["ignore", "pipe", "inherit"], env });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { child, ready: JSON.parse(line) };
-}
-
-/** Stops a server and waits for it to exit (its database can then be dropped). */
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
 
 interface Round {
   rps: number;
