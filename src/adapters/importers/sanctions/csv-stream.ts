@@ -41,9 +41,3 @@ export async function* csvRecords(list: SanctionsListKey, file: SourceFile, deli
     throw new SanctionsParseError(list, `${file.name} is not valid CSV: ${(error as Error).message}`, { cause: error });
   }
 }
-
-/** The first record of the file, or null when it holds none; reads no further than that record. */
-export async function firstCsvRecord(list: SanctionsListKey, file: SourceFile, delimiter = ","): Promise<string[] | null> {
-  for await (const record of csvRecords(list, file, delimiter)) return record;
-  return null;
-}

@@ -8,7 +8,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createGunzip, gunzipSync } from "node:zlib";
+import { createGunzip } from "node:zlib";
 
 /** Bytes received so far and the size the server announced (null: not announced). */
 export type DownloadProgress = (received: number, total: number | null) => void;
@@ -54,16 +54,6 @@ async function download(url: string, options: DownloadOptions, sink: (body: Asyn
 }
 
 const isGzip = (head: Buffer) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-
-/** Fetches an http(s) URL into memory; gunzips a gzip body. */
-export async function downloadPublication(url: string, options: DownloadOptions = {}): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  await download(url, options, async (body) => {
-    for await (const b of body) chunks.push(b);
-  });
-  const bytes = Buffer.concat(chunks);
-  return isGzip(bytes) ? gunzipSync(bytes) : bytes;
-}
 
 /**
  * Streams an http(s) URL to a file, never holding it in memory (OFAC's advanced XML is over
