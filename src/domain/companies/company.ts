@@ -9,10 +9,6 @@
 export const FLEET_ROLES = ["registered_owner", "operator", "manager", "linked"] as const;
 export type FleetRole = (typeof FLEET_ROLES)[number];
 
-export function isFleetRole(value: string): value is FleetRole {
-  return (FLEET_ROLES as readonly string[]).includes(value);
-}
-
 /** A designation of the company itself on a sanctions list. */
 export interface CompanyDesignation {
   list: string;
