@@ -1,5 +1,6 @@
 import { AppError } from "../domain/errors.ts";
-import { filterByRights, WITHHELD_REASON_API, WITHHELD_REASON_WEB, type WithheldEntry } from "../domain/rights/sourced.ts";
+import { CallerRights } from "../domain/rights/caller-rights.ts";
+import { filterWithRights, type WithheldEntry } from "../domain/rights/sourced.ts";
 import type { Authenticator } from "./authenticate.ts";
 import { billingPeriod } from "./billing-period.ts";
 import { costOf } from "./cost.ts";
@@ -85,10 +86,11 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
     }
 
     const now = services.clock.now();
-    const ctx: OperationContext = { services, principal, now, baseUrl: call.baseUrl, use };
+    const rights = new CallerRights(services.sources, { commercialUse: ent.commercialUse, accountId: accountIdOf(principal) }, use);
+    const ctx: OperationContext = { services, principal, now, baseUrl: call.baseUrl, use, rights };
     const result = await op.run(ctx, input);
 
-    const filtered = filterByRights({ top: result.top ?? {}, data: result.data }, services.sources, { commercialUse: ent.commercialUse, accountId: accountIdOf(principal) }, use, use === "web" ? WITHHELD_REASON_WEB : WITHHELD_REASON_API);
+    const filtered = filterWithRights({ top: result.top ?? {}, data: result.data }, rights);
     const withheld: WithheldEntry[] = [...(result.withheld ?? []), ...filtered.withheld];
     const used = filtered.used.map((id) => services.sources.get(id)).filter((s) => s !== undefined);
     const data = filtered.value.data;

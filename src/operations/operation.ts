@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Rights } from "../domain/rights/caller-rights.ts";
 import type { WithheldEntry } from "../domain/rights/sourced.ts";
 import type { Principal } from "./principal.ts";
 import type { Services } from "./services.ts";
@@ -11,6 +12,8 @@ export interface OperationContext {
   baseUrl: string;
   /** The use the answer is judged for (the rights filter's): REST and MCP are `api`, the public pages `web`. */
   use: "api" | "web";
+  /** The rights of this caller for this use: the only way an operation asks whether a source may be shown. */
+  rights: Rights;
 }
 
 /** What run() returns; the pipeline filters it by rights and wraps it in the envelope. */

@@ -1,3 +1,4 @@
+import { CallerRights } from "../../src/domain/rights/caller-rights.ts";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { loadBundledWrecks, type WreckRecord } from "../../src/adapters/importers/wrecks.ts";
@@ -46,7 +47,8 @@ for (const engine of ENGINES) {
     it("every bundled AWOIS record resolves by id and by its legacy slug", async () => {
       assert.equal(await t.service.services.wrecks.count(), bundled.length);
       // Straight through the operation (parse + run): 6,000 HTTP calls would only meet the rate limit.
-      const ctx = { services: t.service.services, principal: {} as OperationContext["principal"], now: 0, baseUrl: "http://x", use: "api" as const };
+      const rights = new CallerRights(t.service.services.sources, { commercialUse: false }, "api");
+      const ctx = { services: t.service.services, principal: {} as OperationContext["principal"], now: 0, baseUrl: "http://x", use: "api" as const, rights };
       for (const w of bundled) {
         for (const form of [String(w.id), w.slug]) {
           const out = await wrecksGet.run(ctx, wrecksGet.input.parse({ id: form }));

@@ -1,5 +1,5 @@
 import { PLAN_IDS, PLANS } from "../../domain/plans.ts";
-import { WITHHELD_REASON_API } from "../../domain/rights/sourced.ts";
+import { WITHHELD_REASON_API } from "../../domain/rights/caller-rights.ts";
 import type { Source, SourceRegistry } from "../../domain/rights/source.ts";
 
 export const RIGHTS_URI = "service://docs/rights";

@@ -1,4 +1,5 @@
-import { type Decision, decide, type RightsPrincipal, type Use } from "./decide.ts";
+import { blockingSources, CallerRights } from "./caller-rights.ts";
+import type { Decision, RightsPrincipal, Use } from "./decide.ts";
 import type { SourceRegistry } from "./source.ts";
 
 /**
@@ -57,38 +58,20 @@ export interface FilterResult<T> {
   denials: Decision["denials"];
 }
 
-export const WITHHELD_REASON_API = "source_not_licensed_for_api";
-/** The reason on the pages: the source does not permit its facts on the service's web pages. */
-export const WITHHELD_REASON_WEB = "source_not_licensed_for_web";
-
 /**
- * Walks a response tree, keeps each sourced part whose sources all permit the use, and
- * lists the rest under `withheld`, one entry per section and set of blocking sources.
+ * Walks a response tree, keeps each sourced part whose sources all permit the caller's use,
+ * and lists the rest under `withheld`, one entry per section and set of blocking sources;
+ * rows an operation withheld itself (`rights.withholdRows`) join those entries last.
  */
-export function filterByRights<T>(
-  tree: T,
-  registry: SourceRegistry,
-  principal: RightsPrincipal,
-  use: Use = "api",
-  reason = WITHHELD_REASON_API,
-): FilterResult<T> {
+export function filterWithRights<T>(tree: T, rights: CallerRights): FilterResult<T> {
   const used = new Set<string>();
   const entries = new Map<string, WithheldEntry>();
   const denials: Decision["denials"] = [];
-  const cache = new Map<string, Decision>();
-
-  const judge = (sources: readonly string[]): Decision => {
-    const key = sources.join("\u0000");
-    let d = cache.get(key);
-    if (!d) {
-      d = decide(registry, sources, principal, use);
-      cache.set(key, d);
-    }
-    return d;
-  };
+  const reason = rights.reason;
+  const judge = (sources: readonly string[]): Decision => rights.judge(sources);
 
   const withhold = (s: Sourced, d: Decision) => {
-    const blocking = [...new Set(d.denials.map((x) => x.source))].sort();
+    const blocking = blockingSources(d);
     const key = `${s.section}\u0000${blocking.join(",")}`;
     let e = entries.get(key);
     if (!e) {
@@ -130,5 +113,20 @@ export function filterByRights<T>(
   };
 
   const value = walk(tree) as T;
+  for (const row of rights.declaredRows()) {
+    const key = `${row.section}\u0000${row.blocking.join(",")}`;
+    let e = entries.get(key);
+    if (!e) {
+      e = { section: row.section, sources: row.blocking, rows: 0, reason };
+      entries.set(key, e);
+      denials.push(...row.decision.denials);
+    }
+    e.rows = (e.rows ?? 0) + row.rows;
+  }
   return { value, withheld: [...entries.values()], used: [...used], denials };
+}
+
+/** The filter for a caller known only by its principal and use (tests, alerts): a CallerRights of its own. */
+export function filterByRights<T>(tree: T, registry: SourceRegistry, principal: RightsPrincipal, use: Use = "api"): FilterResult<T> {
+  return filterWithRights(tree, new CallerRights(registry, principal, use));
 }
