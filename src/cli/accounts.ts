@@ -1,4 +1,4 @@
-import { runAccountCommand } from "../adapters/webhooks/cli.ts";
+import { runAccountCommand } from "./account-commands.ts";
 import { type AccountDeal, entitlements, planSlot } from "../domain/plans.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError, EXIT_BAD_ARGUMENT } from "./cli-error.ts";

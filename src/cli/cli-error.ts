@@ -1,6 +1,6 @@
 import { IngestUsageError } from "./station-tools.ts";
 import { SanctionsUsageError } from "../adapters/importers/sanctions-import.ts";
-import { AccountCommandError } from "../adapters/webhooks/cli.ts";
+import { AccountCommandError } from "./account-commands.ts";
 import { BindError } from "../compose/server.ts";
 import { ConfigError } from "../config.ts";
 import { SourcesFileError } from "../sources-file.ts";

@@ -1,4 +1,4 @@
-import { ACCOUNT_COMMANDS, isAccountCommand } from "../adapters/webhooks/cli.ts";
+import { ACCOUNT_COMMANDS, isAccountCommand } from "./account-commands.ts";
 import { accountOperation, accountsCreate, accountsSet } from "./accounts.ts";
 import { CliError, toCliError } from "./cli-error.ts";
 import { feedsAdd, feedsList, feedsRemove } from "./feeds.ts";

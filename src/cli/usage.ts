@@ -1,5 +1,5 @@
 import { DATASETS } from "../adapters/importers/datasets.ts";
-import { ACCOUNT_USAGE } from "../adapters/webhooks/cli.ts";
+import { ACCOUNT_USAGE } from "./account-commands.ts";
 import { USERS_USAGE } from "../adapters/web/users-cli.ts";
 import { PLAN_IDS } from "../domain/plans.ts";
 

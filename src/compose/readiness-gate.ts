@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../domain/errors.ts";
-import { errorBody } from "../operations/outcome.ts";
+import { errorBody } from "../operations/envelope.ts";
 import { publicBase } from "../adapters/shared/public-base.ts";
 
 /** Paths that read the store: they wait for the bundled data; health, metrics, docs and station ingest do not. */

@@ -1,11 +1,13 @@
+import type { z } from "zod";
 import { AppError } from "../domain/errors.ts";
 import { CallerRights } from "../domain/rights/caller-rights.ts";
 import { filterWithRights, type WithheldEntry } from "../domain/rights/sourced.ts";
 import type { Authenticator } from "./authenticate.ts";
 import { billingPeriod } from "./billing-period.ts";
 import { costOf } from "./cost.ts";
-import type { Operation, OperationContext } from "./operation.ts";
-import { asAppError, type Call, type CreditsState, errorBody, type Outcome, type RateLimitState } from "./outcome.ts";
+import type { BodyOf, Operation, OperationContext, TopSchemas } from "./operation.ts";
+import type { CreditsState, RateLimitState, Result, TopValues } from "./answer.ts";
+import { asAppError, type Call } from "./call.ts";
 import { parseInput } from "./parse-input.ts";
 import { accountIdOf, billingOf, type Principal } from "./principal.ts";
 import type { Services } from "./services.ts";
@@ -17,13 +19,19 @@ export interface Pipeline {
 }
 
 /**
- * The one pipeline every adapter calls, for a principal the adapter has authenticated:
+ * The one pipeline every face calls, for a principal the face has authenticated:
  * plan gate -> admission (rate limit, then credits reserved; the input is read first for its
- * cost, and its error reported after the rate limit) -> run -> rights filter -> envelope.
+ * cost, and its error reported after the rate limit) -> run -> rights filter -> answer.
  * A reservation is given back when the call fails, so failed calls (and every 503) cost
- * nothing. Never throws: every failure is an Outcome with its error.
+ * nothing. Never throws: a failure is a Result with its AppError. The answer is typed by the
+ * operation's output schemas; each face renders it in its own form (envelope.ts for the API).
  */
-export async function execute(pipeline: Pipeline, op: Operation, principal: Principal, call: Call): Promise<Outcome> {
+export async function execute<S extends z.ZodObject, B extends z.ZodObject | undefined, D extends z.ZodType, T extends TopSchemas>(
+  pipeline: Pipeline,
+  op: Operation<S, B, D, T>,
+  principal: Principal,
+  call: Call,
+): Promise<Result<z.output<D>, TopValues<T>>> {
   const { services } = pipeline;
   const billing = billingOf(principal);
   const ent = principal.entitlements;
@@ -50,8 +58,8 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
     let cost = 0;
     let inputError: unknown = null;
     try {
-      input = parseInput(op, call);
-      cost = costOf(op, input, services.clock.now());
+      input = parseInput(op as Operation, call);
+      cost = costOf(op as Operation, input, services.clock.now());
     } catch (e) {
       input = undefined;
       inputError = e;
@@ -88,34 +96,31 @@ export async function execute(pipeline: Pipeline, op: Operation, principal: Prin
     const now = services.clock.now();
     const rights = new CallerRights(services.sources, { commercialUse: ent.commercialUse, accountId: accountIdOf(principal) }, use);
     const ctx: OperationContext = { services, principal, now, baseUrl: call.baseUrl, use, rights };
-    const result = await op.run(ctx, input);
+    // The input was parsed by this operation's own schemas just above.
+    const result = await op.run(ctx, input as z.infer<S> & BodyOf<B>);
 
     const filtered = filterWithRights({ top: result.top ?? {}, data: result.data }, rights);
     const withheld: WithheldEntry[] = [...(result.withheld ?? []), ...filtered.withheld];
-    const used = filtered.used.map((id) => services.sources.get(id)).filter((s) => s !== undefined);
-    const data = filtered.value.data;
-    const body: Record<string, unknown> = {
-      type: op.responseType,
-      apiVersion: op.apiVersion,
-      ...filtered.value.top,
-      ...(Array.isArray(data) ? { count: data.length } : {}),
-      ...(result.nextCursor ? { next: nextUrl(op, call, result.nextCursor) } : {}),
-      data,
-      withheld,
-      attribution: [...new Set(used.map((s) => s.attribution))],
-      license: [...new Set(used.map((s) => s.license))],
-      sources: used.map((s) => s.id),
-    };
+    const sources = filtered.used.map((id) => services.sources.get(id)).filter((s) => s !== undefined);
     credits.cost = reserved;
-    return { status: 200, body, requestId: call.requestId, rateLimit, credits, retryAfter, denials: filtered.denials };
+    // The filter keeps the shapes the operation declared: a withheld section is dropped, or null where its schema allows.
+    const value = filtered.value as { top: TopValues<T>; data: z.output<D> };
+    return {
+      ok: true,
+      data: value.data,
+      top: value.top,
+      withheld,
+      sources,
+      nextCursor: result.nextCursor ?? null,
+      metering: { requestId: call.requestId, rateLimit, credits, retryAfter, denials: filtered.denials },
+    };
   } catch (e) {
     if (reserved > 0 && billing) {
       await services.ledger.refund(billing.accountId, billing.credentialId, period, reserved).catch(() => undefined);
       credits.remaining = (credits.remaining ?? 0) + reserved;
     }
-    const error = asAppError(e);
     credits.cost = 0;
-    return { status: error.status, body: errorBody(error, call), requestId: call.requestId, rateLimit, credits, retryAfter, error, denials: [] };
+    return { ok: false, error: asAppError(e), metering: { requestId: call.requestId, rateLimit, credits, retryAfter, denials: [] } };
   }
 }
 
@@ -123,10 +128,3 @@ function featureName(f: string): string {
   return f === "privateFeed" ? "private feeds (Pro, Team)" : f;
 }
 
-function nextUrl(op: Operation, call: Call, cursor: string): string {
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(call.params[name] ?? ""));
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(call.query)) if (k !== "cursor" && typeof v === "string") q.set(k, v);
-  q.set("cursor", cursor);
-  return `${call.baseUrl}${path}?${q.toString()}`;
-}

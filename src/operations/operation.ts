@@ -34,10 +34,13 @@ export interface OperationResult {
  * otherwise (`now` for a track window ending now). An AppError thrown by a function fails the
  * call before anything is charged.
  */
-export type Cost<I> = number | { per: ListKeys<I> } | ((input: I, now: number) => number);
+export type Cost<I> = number | { per: ListKeys<I> } | CostFunction<I>;
 
-/** The input fields that parse into arrays. */
-type ListKeys<I> = { [K in keyof I]-?: I[K] extends readonly unknown[] ? K : never }[keyof I] & string;
+/** Declared as a method so that an operation with its own input still counts as an Operation (parameters of methods are compared both ways). */
+type CostFunction<I> = { price(input: I, now: number): number }["price"];
+
+/** The input fields that parse into arrays (any name, for an operation whose input is not known). */
+type ListKeys<I> = string extends keyof I ? string : { [K in keyof I]-?: I[K] extends readonly unknown[] ? K : never }[keyof I] & string;
 
 export type PlanFeature = "privateFeed";
 
@@ -46,7 +49,19 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 /** The parsed JSON body's fields, merged into the input; nothing for operations without a body. */
 export type BodyOf<B> = B extends z.ZodObject ? z.infer<B> : unknown;
 
-export interface Operation<S extends z.ZodObject = z.ZodObject, B extends z.ZodObject | undefined = z.ZodObject | undefined> {
+/** The schemas of the extra top-level fields of an answer, by name. */
+export type TopSchemas = Record<string, z.ZodType>;
+
+/**
+ * One API operation. `D` and `T` are the schemas of its answer's `data` and top-level
+ * fields: execute() types its answer by them, so every face reads the operation's own types.
+ */
+export interface Operation<
+  S extends z.ZodObject = z.ZodObject,
+  B extends z.ZodObject | undefined = z.ZodObject | undefined,
+  D extends z.ZodType = z.ZodType,
+  T extends TopSchemas = TopSchemas,
+> {
   /** `<resource>.<verb>`: also the name of the file. */
   id: string;
   method: HttpMethod;
@@ -62,8 +77,8 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, B extends z.ZodO
   input: S;
   /** The JSON request body (POST, PATCH), validated on its own and merged into the input; its fields never come from the query. */
   body?: B;
-  /** The `data` (and extra top-level fields) of a successful answer, for OpenAPI and tests. */
-  output: { data: z.ZodType; top?: Record<string, z.ZodType> };
+  /** The `data` (and extra top-level fields) of a successful answer: its type, OpenAPI and the MCP output schema. */
+  output: { data: D; top?: T };
   responseType: string;
   apiVersion: "1" | "preview";
   paged?: boolean;
@@ -72,7 +87,9 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, B extends z.ZodO
   run(ctx: OperationContext, input: z.infer<S> & BodyOf<B>): Promise<OperationResult>;
 }
 
-/** Keeps the input type of each operation while the registry holds them side by side. */
-export function defineOperation<S extends z.ZodObject, B extends z.ZodObject | undefined = undefined>(op: Operation<S, B>): Operation<S, B> {
+/** Keeps the input and output types of each operation while the registry holds them side by side. */
+export function defineOperation<S extends z.ZodObject, D extends z.ZodType, T extends TopSchemas = Record<never, z.ZodType>, B extends z.ZodObject | undefined = undefined>(
+  op: Operation<S, B, D, T>,
+): Operation<S, B, D, T> {
   return op;
 }

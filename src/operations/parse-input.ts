@@ -1,6 +1,6 @@
 import { AppError } from "../domain/errors.ts";
 import type { Operation } from "./operation.ts";
-import type { Call } from "./outcome.ts";
+import type { Call } from "./call.ts";
 
 /** The call's path, query and body against the operation's schemas; the first problem names its parameter and rule. */
 export function parseInput(op: Operation, call: Call): Record<string, unknown> {

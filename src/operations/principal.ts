@@ -34,8 +34,27 @@ export interface OAuthPrincipal extends PrincipalBase {
   accountId: string;
 }
 
+/**
+ * A person signed in to the service's pages: acts as their account, with its plans, rights
+ * and credits; its usage is tallied as `web:<user>`, apart from the account's keys.
+ */
+export interface SessionPrincipal extends PrincipalBase {
+  kind: "session";
+  userId: string;
+  accountId: string;
+}
+
+/**
+ * The operator at the command line, acting on an account's behalf (`mds webhooks create
+ * --account ...`): the account's plans and rights; its usage is tallied as `cli`.
+ */
+export interface OperatorPrincipal extends PrincipalBase {
+  kind: "operator";
+  accountId: string;
+}
+
 /** Who calls, by how they authenticated. */
-export type Principal = KeyPrincipal | OAuthPrincipal | AnonymousPrincipal;
+export type Principal = KeyPrincipal | OAuthPrincipal | SessionPrincipal | OperatorPrincipal | AnonymousPrincipal;
 
 /** Where a call's credits are charged: the account, and the credential its usage is tallied under. */
 export interface Billing {
@@ -50,6 +69,10 @@ export function billingOf(principal: Principal): Billing | null {
       return { accountId: principal.accountId, credentialId: principal.keyId };
     case "oauth":
       return { accountId: principal.accountId, credentialId: `grant:${principal.grantId}` };
+    case "session":
+      return { accountId: principal.accountId, credentialId: `web:${principal.userId}` };
+    case "operator":
+      return { accountId: principal.accountId, credentialId: "cli" };
     case "anonymous":
       return null;
   }

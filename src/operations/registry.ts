@@ -78,4 +78,4 @@ export const OPERATIONS: readonly Operation[] = [
   portCallsList,
   waterwaysList,
   waterwaysTransits,
-] as unknown as readonly Operation[];
+];

@@ -4,8 +4,10 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { AppError } from "../../domain/errors.ts";
 import { execute, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
-import { errorBody, failedOutcome, type Outcome } from "../../operations/outcome.ts";
-import { sendOutcome } from "./outcome-reply.ts";
+import { failure, type Result } from "../../operations/answer.ts";
+import type { Call } from "../../operations/call.ts";
+import { errorBody } from "../../operations/envelope.ts";
+import { sendResult } from "./result-reply.ts";
 import { openApiDocument } from "./openapi.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { registerMetricsRoute } from "./metrics-route.ts";
@@ -117,18 +119,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
       url,
       handler: async (req, reply) => {
         const started = performance.now();
-        const call = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body, baseUrl: baseOf(req), requestId: req.id };
-        let outcome: Outcome;
+        const call: Call = { params: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body, baseUrl: baseOf(req), requestId: req.id };
+        let result: Result;
         try {
           const principal = await options.pipeline.auth.authenticate(req.headers.authorization, op.auth === "key", req.ip);
-          outcome = await execute(options.pipeline, op, principal, call);
+          result = await execute(options.pipeline, op, principal, call);
         } catch (e) {
-          outcome = failedOutcome(e, call);
+          result = failure(e, call.requestId);
         }
-        if (outcome.error && outcome.status >= 500) req.log.error({ err: outcome.error.cause ?? outcome.error, op: op.id }, "operation failed");
-        if (outcome.denials.length > 0) req.log.debug({ op: op.id, denials: outcome.denials }, "parts withheld by source rights");
-        metrics.observe(op.id, outcome.status, outcome.credits.cost, performance.now() - started);
-        return sendOutcome(reply, outcome);
+        const status = result.ok ? 200 : result.error.status;
+        if (!result.ok && status >= 500) req.log.error({ err: result.error.cause ?? result.error, op: op.id }, "operation failed");
+        if (result.metering.denials.length > 0) req.log.debug({ op: op.id, denials: result.metering.denials }, "parts withheld by source rights");
+        metrics.observe(op.id, status, result.metering.credits.cost, performance.now() - started);
+        return sendResult(reply, op, call, result);
       },
     });
   }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../domain/errors.ts";
-import { errorBody } from "../../operations/outcome.ts";
+import { errorBody } from "../../operations/envelope.ts";
 import { publicBase } from "../shared/public-base.ts";
 
 export interface MetricsSource {

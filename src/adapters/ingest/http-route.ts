@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
-import { errorBody } from "../../operations/outcome.ts";
+import { errorBody } from "../../operations/envelope.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { stationAllows } from "./allow-check.ts";
 import { readIngestBody } from "./http-body.ts";

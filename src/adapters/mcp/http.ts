@@ -13,7 +13,7 @@ import { RESOURCE_SCOPES } from "../../domain/oauth/scopes.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import type { Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
-import { errorBody } from "../../operations/outcome.ts";
+import { errorBody } from "../../operations/envelope.ts";
 import { rightsDocument } from "./rights-doc.ts";
 import { directToolCall, directToolCallResponse } from "./direct-tool-call.ts";
 import { buildMcpServer, MAX_TOOL_INPUT_ELEMENTS, runTool, SERVER_INFO } from "./server.ts";

@@ -31,15 +31,16 @@ export const MAX_TOOL_INPUT_ELEMENTS = 200;
 /** Who answers, as `initialize` and the 2026 result envelope name it. */
 export const SERVER_INFO = { name: "maritime-data-service", title: "Maritime Data Service", version: pkg.version };
 
-/** One tool call: the operation through execute(), its outcome as a tool result. */
+/** One tool call: the operation through execute(), its result as a tool result. */
 export async function runTool(deps: McpServerDeps, spec: ToolSpec, args: Record<string, unknown>, ctx: CallContext | undefined): Promise<ToolResult> {
   if (!ctx) {
     // The HTTP gate authenticates every request; this is a guard, not a path.
     return { content: [{ type: "text", text: "Error missing_api_key: send `Authorization: Bearer <API_KEY>`." }], isError: true };
   }
-  const outcome = await execute(deps.pipeline, spec.op, ctx.principal, toCall(spec, args, ctx));
-  if (outcome.status >= 500) deps.onFailure?.(spec.op, outcome.error?.cause ?? outcome.error);
-  return toolResult(spec, outcome, ctx);
+  const call = toCall(spec, args, ctx);
+  const result = await execute(deps.pipeline, spec.op, ctx.principal, call);
+  if (!result.ok && result.error.status >= 500) deps.onFailure?.(spec.op, result.error.cause ?? result.error);
+  return toolResult(spec, call, result, ctx);
 }
 
 /**

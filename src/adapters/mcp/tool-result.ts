@@ -1,5 +1,7 @@
 import { ERROR_CODES } from "../../domain/errors.ts";
-import type { Call, ErrorBody, Outcome } from "../../operations/outcome.ts";
+import type { Answer, Failure, Result } from "../../operations/answer.ts";
+import type { Call } from "../../operations/call.ts";
+import { envelopeOf, errorBody } from "../../operations/envelope.ts";
 import type { Principal } from "../../operations/principal.ts";
 import type { COMMERCIAL_SCOPES, ToolSpec } from "./tools.ts";
 
@@ -43,27 +45,25 @@ export interface ToolResult {
   _meta?: Record<string, unknown>;
 }
 
-/** The one place MCP turns an outcome into a tool result: a success, or an error the model can act on. */
-export function toolResult(spec: ToolSpec, outcome: Outcome, ctx: CallContext): ToolResult {
-  return outcome.status === 200 ? successResult(spec, outcome, ctx) : errorResult(outcome, ctx);
+/** The one place MCP turns a result into a tool result: a success, or an error the model can act on. */
+export function toolResult(spec: ToolSpec, call: Call, result: Result, ctx: CallContext): ToolResult {
+  return result.ok ? successResult(spec, call, result, ctx) : errorResult(result, ctx);
 }
 
-/** The envelope plus commercial scope and a cursor to go on; the text content is the same JSON. */
-function successResult(spec: ToolSpec, outcome: Outcome, ctx: CallContext): ToolResult {
-  const body = outcome.body as Record<string, unknown>;
+/** The API's envelope plus commercial scope and a cursor to go on; the text content is the same JSON. */
+function successResult(spec: ToolSpec, call: Call, answer: Answer, ctx: CallContext): ToolResult {
+  const body = envelopeOf(spec.op, answer, call);
   const structured: Record<string, unknown> = { ...body, commercialScope: ctx.commercialScope };
-  if (spec.op.paged && typeof body.next === "string") {
-    const cursor = new URL(body.next).searchParams.get("cursor");
-    if (cursor) structured.nextCursor = cursor;
-  }
+  if (spec.op.paged && answer.nextCursor) structured.nextCursor = answer.nextCursor;
   const content: ToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
   // Screening also says in words which lists were checked and which were not, so that an
   // assistant skimming the result cannot read a partial check as a clearance.
-  if (typeof body.coverageNote === "string") content.push({ type: "text", text: `Sanctions screening coverage: ${body.coverageNote}` });
+  const coverageNote = answer.top["coverageNote"];
+  if (typeof coverageNote === "string") content.push({ type: "text", text: `Sanctions screening coverage: ${coverageNote}` });
   return {
     content,
     structuredContent: structured,
-    _meta: { "mds/request": { requestId: ctx.requestId, creditsCharged: outcome.credits.cost, creditsRemaining: outcome.credits.remaining } },
+    _meta: { "mds/request": { requestId: ctx.requestId, creditsCharged: answer.metering.credits.cost, creditsRemaining: answer.metering.credits.remaining } },
   };
 }
 
@@ -72,9 +72,9 @@ function successResult(spec: ToolSpec, outcome: Outcome, ctx: CallContext): Tool
  * to do (the `hint` of the error table). No structuredContent: clients check it against the
  * output schema, which describes successes (the 2025 v1 SDK client does so even on errors).
  */
-function errorResult(outcome: Outcome, ctx: CallContext): ToolResult {
-  const retryAfter = outcome.retryAfter ?? undefined;
-  const error = { ...(outcome.body as ErrorBody).error, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+function errorResult(failed: Failure, ctx: CallContext): ToolResult {
+  const retryAfter = failed.metering.retryAfter ?? undefined;
+  const error = { ...errorBody(failed.error, ctx).error, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   const text =
     `Error ${error.code} (HTTP ${error.status}): ${error.message} ${ERROR_CODES[error.code].hint}` +
     `${retryAfter !== undefined ? ` retryAfter: ${retryAfter} s.` : ""} Request id ${error.requestId}; details: ${error.docs}`;

@@ -30,7 +30,7 @@ export interface ToolSpec {
 }
 
 type ZodDef = { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType };
-const defOf = (s: z.ZodType): ZodDef => (s as unknown as { _zod: { def: ZodDef } })._zod.def;
+const defOf = (s: z.ZodType): ZodDef => s._zod.def as ZodDef;
 
 /**
  * The number an operation parses a text parameter into (`intParam`: text -> Number -> int

@@ -1,21 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { nameField } from "../../operations/account.common.ts";
 import { usageGet } from "../../operations/usage.get.ts";
-import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { type Html, html } from "../shared/html.ts";
 import { flash, shownOnce, when } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
-
-interface Usage {
-  tier: string;
-  plans: string[];
-  commercialUse: boolean;
-  commercialScope: string;
-  credits: { limit: number; used: number; remaining: number; resetsAt: string };
-  rateLimitPerSecond: number;
-}
 
 const keyName = nameField(100);
 
@@ -24,7 +14,7 @@ export function registerAccountPages(app: FastifyInstance, ctx: WebContext): voi
   app.get("/account", async (req, reply) => {
     const user = await requireUser(req, reply);
     if (!user) return reply;
-    const r = await runAsAccount<Usage>(ctx.pipeline, usageGet as unknown as Operation, who(req, user));
+    const r = await runAsAccount(ctx.pipeline, usageGet, who(req, user));
     const body = r.ok
       ? html`<h2>Plan and usage</h2>
 <table id="usage">
@@ -38,7 +28,7 @@ export function registerAccountPages(app: FastifyInstance, ctx: WebContext): voi
 <tr><th scope="row">Commercial use</th><td>${r.data.commercialUse ? `allowed (${r.data.commercialScope})` : `not allowed (${r.data.commercialScope})`}</td></tr>
 </tbody>
 </table>`
-      : flash("error", r.message);
+      : flash("error", r.error.message);
     return sendPage(
       req,
       reply,

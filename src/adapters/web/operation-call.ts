@@ -1,15 +1,16 @@
+import type { z } from "zod";
 import { entitlements } from "../../domain/plans.ts";
-import type { AppError } from "../../domain/errors.ts";
+import type { Result, TopValues } from "../../operations/answer.ts";
 import { ANONYMOUS_ENTITLEMENTS } from "../../operations/authenticate.ts";
 import { execute, type Pipeline } from "../../operations/execute.ts";
-import type { Operation } from "../../operations/operation.ts";
-import type { Principal } from "../../operations/principal.ts";
+import type { Operation, TopSchemas } from "../../operations/operation.ts";
+import type { Principal, SessionPrincipal } from "../../operations/principal.ts";
 
 /**
  * The one place the pages run an API operation: through the same pipeline as REST and MCP
  * (rate limit, validation, rules, rights filter), so a page shows and refuses exactly what
- * the API would. A signed-in user runs as their account, with a principal built from the
- * account's plans; its key id `web:<user>` keeps the pages' rate limit apart from the keys'.
+ * the API would. A signed-in user runs as a session principal of their account, with the
+ * account's plans; its usage and rate limit (`web:<user>`) stay apart from the keys'.
  */
 const PAGE_RATE_PER_SECOND = 50;
 /**
@@ -18,11 +19,8 @@ const PAGE_RATE_PER_SECOND = 50;
  */
 const VISITOR_RATE_PER_SECOND = 20;
 
-export type PageOutcome<T> =
-  | { ok: true; data: T; next: string | null; envelope: Record<string, unknown> }
-  | { ok: false; status: number; message: string; param?: string; error: AppError | undefined };
-
-interface CallInput {
+/** What a page gets back from one operation: its typed answer, or the AppError (status, message, parameter). */
+export interface CallInput {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
@@ -34,12 +32,12 @@ export interface Who {
   clientAddress: string;
 }
 
-async function accountPrincipal(pipeline: Pipeline, who: Who): Promise<Principal> {
+async function accountPrincipal(pipeline: Pipeline, who: Who): Promise<SessionPrincipal> {
   const account = await pipeline.services.accounts.getAccount(who.accountId);
   const ent = entitlements(account?.webPlan ?? null, account?.apiPlan ?? null, account?.deal);
   return {
-    kind: "key",
-    keyId: `web:${who.userId}`,
+    kind: "session",
+    userId: who.userId,
     accountId: who.accountId,
     // One page view runs two or three operations; a plan's API rate (a few per second on the small plans) would refuse a person clicking around.
     entitlements: { ...ent, ratePerSecond: Math.max(ent.ratePerSecond, PAGE_RATE_PER_SECOND) },
@@ -48,27 +46,25 @@ async function accountPrincipal(pipeline: Pipeline, who: Who): Promise<Principal
   };
 }
 
-async function run<T>(pipeline: Pipeline, op: Operation, principal: Principal, input: CallInput, use: "api" | "web"): Promise<PageOutcome<T>> {
-  const outcome = await execute(pipeline, op, principal, {
-    params: input.params ?? {},
-    query: input.query ?? {},
-    body: input.body,
-    baseUrl: "",
-    requestId: "web",
-    use,
-  });
-  if (outcome.status === 200) {
-    const body = outcome.body as { data: T; next?: string };
-    const next = body.next ? (new URL(body.next, "http://x").searchParams.get("cursor") ?? null) : null;
-    return { ok: true, data: body.data, next, envelope: outcome.body as Record<string, unknown> };
-  }
-  const e = (outcome.body as { error: { message: string; param?: string } }).error;
-  return { ok: false, status: outcome.status, message: e.message, param: e.param, error: outcome.error };
+function run<S extends z.ZodObject, B extends z.ZodObject | undefined, D extends z.ZodType, T extends TopSchemas>(
+  pipeline: Pipeline,
+  op: Operation<S, B, D, T>,
+  principal: Principal,
+  input: CallInput,
+  use: "api" | "web",
+): Promise<Result<z.output<D>, TopValues<T>>> {
+  // Pages make their own links and say errors in words: the base URL and request id of the API's forms are not used.
+  return execute(pipeline, op, principal, { params: input.params ?? {}, query: input.query ?? {}, body: input.body, baseUrl: "", requestId: "web", use });
 }
 
 /** An account page's call: the account's own things, judged as the API judges them. */
-export async function runAsAccount<T = unknown>(pipeline: Pipeline, op: Operation, who: Who, input: CallInput = {}): Promise<PageOutcome<T>> {
-  return run<T>(pipeline, op, await accountPrincipal(pipeline, who), input, "api");
+export async function runAsAccount<S extends z.ZodObject, B extends z.ZodObject | undefined, D extends z.ZodType, T extends TopSchemas>(
+  pipeline: Pipeline,
+  op: Operation<S, B, D, T>,
+  who: Who,
+  input: CallInput = {},
+): Promise<Result<z.output<D>, TopValues<T>>> {
+  return run(pipeline, op, await accountPrincipal(pipeline, who), input, "api");
 }
 
 /**
@@ -82,6 +78,11 @@ export async function visitorPrincipal(pipeline: Pipeline, who: Who | { clientAd
 }
 
 /** A public page's call, judged for `web` use. Page views are not charged credits. */
-export async function runAsVisitor<T = unknown>(pipeline: Pipeline, op: Operation, principal: Principal, input: CallInput = {}): Promise<PageOutcome<T>> {
-  return run<T>(pipeline, op, principal, input, "web");
+export function runAsVisitor<S extends z.ZodObject, B extends z.ZodObject | undefined, D extends z.ZodType, T extends TopSchemas>(
+  pipeline: Pipeline,
+  op: Operation<S, B, D, T>,
+  principal: Principal,
+  input: CallInput = {},
+): Promise<Result<z.output<D>, TopValues<T>>> {
+  return run(pipeline, op, principal, input, "web");
 }

@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { nameField } from "../../operations/account.common.ts";
 import { meStations } from "../../operations/me.stations.ts";
-import type { StationHealth } from "../../operations/projections/station-health.ts";
-import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { type Html, html } from "../shared/html.ts";
 import { flash, shownOnce } from "./layout.ts";
@@ -28,7 +26,7 @@ function recipes(base: string, host: string, stationId: number): Html {
 /** Receiving stations: create one (its secret shown once, with recipes), counters, last heard. */
 export function registerStationPages(app: FastifyInstance, ctx: WebContext, baseOf: (req: FastifyRequest) => string): void {
   async function page(req: FastifyRequest, reply: FastifyReply, user: SessionUser, extra: { created?: { id: number; name: string; secret: string }; error?: string }, status = 200) {
-    const r = await runAsAccount<StationHealth[]>(ctx.pipeline, meStations as unknown as Operation, who(req, user));
+    const r = await runAsAccount(ctx.pipeline, meStations, who(req, user));
     const base = baseOf(req);
     const host = new URL(base).hostname;
     return sendPage(
@@ -45,7 +43,7 @@ ${flash("error", extra.error)}
 </form>
 <h2>Your stations</h2>
 ${!r.ok
-  ? flash("error", r.message)
+  ? flash("error", r.error.message)
   : r.data.length === 0
     ? html`<p>No stations yet.</p>`
     : html`<table id="stations"><caption>Stations and what they delivered</caption>

@@ -8,20 +8,12 @@ import { webhooksGet } from "../../operations/account.webhooks.get.ts";
 import { webhooksList } from "../../operations/account.webhooks.list.ts";
 import { webhooksRotate } from "../../operations/account.webhooks.rotate.ts";
 import { webhooksTest } from "../../operations/account.webhooks.test.ts";
-import type { DeliverySchema } from "../../operations/projections/webhook-delivery-view.ts";
-import type { EndpointSchema } from "../../operations/projections/webhook-endpoint-view.ts";
 import type { Operation } from "../../operations/operation.ts";
-import type { z } from "zod";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { html } from "../shared/html.ts";
 import { flash, shownOnce } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
-
-type Endpoint = z.infer<typeof EndpointSchema>;
-type Delivery = z.infer<typeof DeliverySchema>;
-
-const op = (o: unknown) => o as Operation;
 
 const NOTICES: Record<string, string> = {
   tested: "A test event was sent; its attempt is at the top of the delivery log.",
@@ -41,7 +33,7 @@ function isoText(iso: string | null): string {
  */
 export function registerWebhookPages(app: FastifyInstance, ctx: WebContext): void {
   async function listPage(req: FastifyRequest, reply: FastifyReply, user: SessionUser, extra: { secret?: { url: string; secret: string }; error?: string; url?: string; description?: string }, status = 200) {
-    const r = await runAsAccount<Endpoint[]>(ctx.pipeline, op(webhooksList), who(req, user));
+    const r = await runAsAccount(ctx.pipeline, webhooksList, who(req, user));
     const endpoints = r.ok ? r.data : [];
     const csrf = csrfToken(req);
     return sendPage(
@@ -83,16 +75,16 @@ ${endpoints.length === 0
     if (!user) return reply;
     const url = field(req.body, "url").trim();
     const description = field(req.body, "description").trim();
-    const r = await runAsAccount<Endpoint & { secret: string }>(ctx.pipeline, op(webhooksCreate), who(req, user), { body: { url, ...(description ? { description } : {}) } });
-    if (!r.ok) return listPage(req, reply, user, { error: r.message, url, description }, r.status);
+    const r = await runAsAccount(ctx.pipeline, webhooksCreate, who(req, user), { body: { url, ...(description ? { description } : {}) } });
+    if (!r.ok) return listPage(req, reply, user, { error: r.error.message, url, description }, r.error.status);
     return listPage(req, reply, user, { secret: { url: r.data.url, secret: r.data.secret } });
   });
 
   async function detailPage(req: FastifyRequest, reply: FastifyReply, user: SessionUser, id: string, extra: { secret?: string; error?: string; notice?: string }, status = 200) {
-    const e = await runAsAccount<Endpoint>(ctx.pipeline, op(webhooksGet), who(req, user), { params: { id } });
-    if (!e.ok) return sendPage(req, reply, { title: "Webhook endpoint" }, html`${flash("error", e.message)}<p><a href="/account/webhooks">Back to webhooks</a></p>`, e.status);
+    const e = await runAsAccount(ctx.pipeline, webhooksGet, who(req, user), { params: { id } });
+    if (!e.ok) return sendPage(req, reply, { title: "Webhook endpoint" }, html`${flash("error", e.error.message)}<p><a href="/account/webhooks">Back to webhooks</a></p>`, e.error.status);
     const cursor = (req.query as Record<string, unknown>).cursor;
-    const d = await runAsAccount<Delivery[]>(ctx.pipeline, op(webhooksDeliveries), who(req, user), { params: { id }, query: typeof cursor === "string" ? { cursor } : {} });
+    const d = await runAsAccount(ctx.pipeline, webhooksDeliveries, who(req, user), { params: { id }, query: typeof cursor === "string" ? { cursor } : {} });
     const csrf = csrfToken(req);
     const ep = e.data;
     const action = (path: string, label: string, id2: string, fields = html``) =>
@@ -116,7 +108,7 @@ ${action("test", "Send a test event", "send-test")}
 ${action("rotate", "Rotate secret", "rotate-secret", html`<label for="grace">Old secret keeps signing for</label> <select id="grace" name="graceHours"><option value="24" selected>24 hours</option><option value="1">1 hour</option><option value="168">7 days</option><option value="0">no time (stop at once)</option></select> `)}
 <h2>Delivery log</h2>
 ${!d.ok
-  ? flash("error", d.message)
+  ? flash("error", d.error.message)
   : d.data.length === 0
     ? html`<p>No deliveries yet.</p>`
     : html`<table id="deliveries"><caption>Deliveries, newest first</caption>
@@ -126,7 +118,7 @@ ${!d.ok
         return html`<tr><td>${isoText(dl.createdAt)}</td><td>${dl.eventType}</td><td>${dl.status}</td><td>${last?.statusCode ?? "-"}</td><td>${last?.durationMs !== null && last?.durationMs !== undefined ? `${last.durationMs} ms` : "-"}</td><td>${last?.errorClass ?? "-"}</td><td>${dl.attempts}</td>
 <td><form method="post" action="/account/deliveries/${dl.id}/retry" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="endpoint" value="${ep.id}"><button type="submit" aria-label="Retry delivery ${dl.id}">Retry</button></form></td></tr>`;
       })}</tbody></table>
-${d.next ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURIComponent(d.next)}" rel="next">Older deliveries</a></p>` : ""}`}`,
+${d.nextCursor ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURIComponent(d.nextCursor)}" rel="next">Older deliveries</a></p>` : ""}`}`,
       status,
     );
   }
@@ -145,19 +137,19 @@ ${d.next ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURICompone
       if (!user) return reply;
       const { id } = req.params as { id: string };
       const r = await runAsAccount(ctx.pipeline, operation, who(req, user), { params: { id } });
-      if (!r.ok) return detailPage(req, reply, user, id, { error: r.message }, r.status);
+      if (!r.ok) return detailPage(req, reply, user, id, { error: r.error.message }, r.error.status);
       return reply.redirect(`/account/webhooks/${encodeURIComponent(id)}?done=${done}`, 303);
     });
-  simple("test", op(webhooksTest), "tested");
-  simple("enable", op(webhooksEnable), "enabled");
+  simple("test", webhooksTest, "tested");
+  simple("enable", webhooksEnable, "enabled");
 
   app.post("/account/webhooks/:id/rotate", async (req, reply) => {
     const user = await requireUser(req, reply);
     if (!user) return reply;
     const { id } = req.params as { id: string };
     const grace = field(req.body, "graceHours");
-    const r = await runAsAccount<Endpoint & { secret: string }>(ctx.pipeline, op(webhooksRotate), who(req, user), { params: { id }, body: grace === "" ? {} : { graceHours: Number(grace) } });
-    if (!r.ok) return detailPage(req, reply, user, id, { error: r.message }, r.status);
+    const r = await runAsAccount(ctx.pipeline, webhooksRotate, who(req, user), { params: { id }, body: grace === "" ? {} : { graceHours: Number(grace) } });
+    if (!r.ok) return detailPage(req, reply, user, id, { error: r.error.message }, r.error.status);
     // The new secret is on this answer only.
     return detailPage(req, reply, user, id, { secret: r.data.secret });
   });
@@ -167,10 +159,10 @@ ${d.next ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURICompone
     if (!user) return reply;
     const { id } = req.params as { id: string };
     const endpoint = field(req.body, "endpoint");
-    const r = await runAsAccount(ctx.pipeline, op(deliveriesRetry), who(req, user), { params: { id } });
+    const r = await runAsAccount(ctx.pipeline, deliveriesRetry, who(req, user), { params: { id } });
     // The endpoint only says which page to come back to; anything but an endpoint id goes to the list.
     if (parseId("wh", endpoint) === null) return reply.redirect("/account/webhooks", 303);
-    if (!r.ok) return detailPage(req, reply, user, endpoint, { error: r.message }, r.status);
+    if (!r.ok) return detailPage(req, reply, user, endpoint, { error: r.error.message }, r.error.status);
     return reply.redirect(`/account/webhooks/${endpoint}?done=retried`, 303);
   });
 }

@@ -5,30 +5,11 @@ import { followsList } from "../../operations/account.follows.list.ts";
 import { zonesCreate } from "../../operations/account.zones.create.ts";
 import { zonesDelete } from "../../operations/account.zones.delete.ts";
 import { zonesList } from "../../operations/account.zones.list.ts";
-import type { Operation } from "../../operations/operation.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { html } from "../shared/html.ts";
 import { flash, when } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
-
-interface ZoneView {
-  id: string;
-  name: string;
-  geometry: unknown;
-  bbox: number[];
-  createdAt: string;
-}
-interface FollowView {
-  id: string;
-  kind: string;
-  imo: number | null;
-  mmsi: number | null;
-  unlocode: string | null;
-  createdAt: string;
-}
-
-const op = (o: unknown) => o as Operation;
 
 /** A pasted Feature or one-feature FeatureCollection is taken for its geometry: that is what drawing tools export. */
 function geometryOf(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -47,8 +28,8 @@ function geometryOf(text: string): { ok: true; value: unknown } | { ok: false; m
 /** Zones (drawn on a map, or pasted as GeoJSON without script) and follows (vessels, ports). */
 export function registerZonePages(app: FastifyInstance, ctx: WebContext): void {
   async function page(req: FastifyRequest, reply: FastifyReply, user: SessionUser, extra: { error?: string; notice?: string; name?: string; geometry?: string }, status = 200) {
-    const zones = await runAsAccount<ZoneView[]>(ctx.pipeline, op(zonesList), who(req, user));
-    const follows = await runAsAccount<FollowView[]>(ctx.pipeline, op(followsList), who(req, user));
+    const zones = await runAsAccount(ctx.pipeline, zonesList, who(req, user));
+    const follows = await runAsAccount(ctx.pipeline, followsList, who(req, user));
     const csrf = csrfToken(req);
     // The accessible name starts with the visible "Delete", so a voice user saying what they see reaches the button.
     const del = (action: string, label: string) =>
@@ -70,7 +51,7 @@ export function registerZonePages(app: FastifyInstance, ctx: WebContext): void {
 </form>
 <h2>Your zones</h2>
 ${!zones.ok
-  ? flash("error", zones.message)
+  ? flash("error", zones.error.message)
   : zones.data.length === 0
     ? html`<p>No zones yet.</p>`
     : html`<table id="zones"><caption>Zones</caption><thead><tr><th scope="col">Name</th><th scope="col">Bounding box (W, S, E, N)</th><th scope="col">Created</th><th scope="col">Action</th></tr></thead>
@@ -84,7 +65,7 @@ ${!zones.ok
 </form>
 <h2>You follow</h2>
 ${!follows.ok
-  ? flash("error", follows.message)
+  ? flash("error", follows.error.message)
   : follows.data.length === 0
     ? html`<p>Nothing yet.</p>`
     : html`<table id="follows"><caption>Follows</caption><thead><tr><th scope="col">Kind</th><th scope="col">Identifier</th><th scope="col">Since</th><th scope="col">Action</th></tr></thead>
@@ -110,8 +91,8 @@ ${!follows.ok
     const text = field(req.body, "geometry");
     const geometry = geometryOf(text);
     if (!geometry.ok) return page(req, reply, user, { error: geometry.message, name, geometry: text }, 400);
-    const r = await runAsAccount(ctx.pipeline, op(zonesCreate), who(req, user), { body: { name, geometry: geometry.value } });
-    if (!r.ok) return page(req, reply, user, { error: r.message, name, geometry: text }, r.status);
+    const r = await runAsAccount(ctx.pipeline, zonesCreate, who(req, user), { body: { name, geometry: geometry.value } });
+    if (!r.ok) return page(req, reply, user, { error: r.error.message, name, geometry: text }, r.error.status);
     return reply.redirect("/account/zones?done=added", 303);
   });
 
@@ -120,20 +101,20 @@ ${!follows.ok
     if (!user) return reply;
     const kind = field(req.body, "kind");
     if (!["imo", "mmsi", "unlocode"].includes(kind)) return page(req, reply, user, { error: "Identifier must be one of IMO number, MMSI, UN/LOCODE." }, 400);
-    const r = await runAsAccount(ctx.pipeline, op(followsCreate), who(req, user), { body: { [kind]: field(req.body, "value").trim() } });
-    if (!r.ok) return page(req, reply, user, { error: r.message }, r.status);
+    const r = await runAsAccount(ctx.pipeline, followsCreate, who(req, user), { body: { [kind]: field(req.body, "value").trim() } });
+    if (!r.ok) return page(req, reply, user, { error: r.error.message }, r.error.status);
     return reply.redirect("/account/zones?done=added", 303);
   });
 
   for (const [path, operation] of [
-    ["zones", op(zonesDelete)],
-    ["follows", op(followsDelete)],
+    ["zones", zonesDelete],
+    ["follows", followsDelete],
   ] as const) {
     app.post(`/account/${path}/:id/delete`, async (req, reply) => {
       const user = await requireUser(req, reply);
       if (!user) return reply;
       const r = await runAsAccount(ctx.pipeline, operation, who(req, user), { params: { id: (req.params as { id: string }).id } });
-      if (!r.ok) return page(req, reply, user, { error: r.message }, r.status);
+      if (!r.ok) return page(req, reply, user, { error: r.error.message }, r.error.status);
       return reply.redirect("/account/zones?done=deleted", 303);
     });
   }

@@ -1,15 +1,7 @@
-import type { Operation } from "../../../operations/operation.ts";
 import { companiesGet } from "../../../operations/companies.get.ts";
 import { html } from "../../shared/html.ts";
-import { facts, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
+import { facts, sourcesSection, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
-
-interface CompanyData {
-  ids: string[];
-  records: { source: string; entityId: string; name: string; aliases: string[]; companyImo: string | null; lei: string | null; country: string | null; address: string | null }[];
-  designations: { list: string; recordId: string; name: string; programs: string[]; listedAt: string | null; sourceUrl: string | null }[];
-  fleet: { vessel: { id: string; imo: number | null; mmsi: number | null; name: string | null; page: string }; role: string; evidence: string; sources: string[] }[];
-}
 
 /** Roles as the answer gives them, in words. */
 const ROLE_WORDS: Record<string, string> = { registered_owner: "Registered owner", operator: "Operator", manager: "Manager", linked: "Linked (role not stated)" };
@@ -18,10 +10,10 @@ export const companyPage: PublicPageKind = {
   routes: ["/company/:ref"],
   async render(v: Visit): Promise<PageResult> {
     // companies.get resolves a bare id, any of the company's ids and the page form; anything else than its `page` redirects there.
-    const r = await entityAnswer<CompanyData>(v, companiesGet as unknown as Operation, { entityId: v.params.ref ?? "" });
+    const r = await entityAnswer(v, companiesGet, { entityId: v.params.ref ?? "" });
     if (!r.ok) return r.result;
     const { top, data: d } = r;
-    const name = (top.name as string | null) ?? `Company ${String(top.id)}`;
+    const name = top.name ?? `Company ${top.id}`;
     return {
       kind: "page",
       options: { title: name },
@@ -42,8 +34,8 @@ ${d.fleet.length === 0
   ? html`<p id="fleet-none">No ship tied to this company by a source that may be shown.</p>`
   : html`<table id="fleet"><caption>Ships a source ties to this company</caption><thead><tr><th scope="col">Ship</th><th scope="col">IMO / MMSI</th><th scope="col">Role</th><th scope="col">Evidence</th><th scope="col">Source</th></tr></thead>
 <tbody>${d.fleet.map((f) => html`<tr><td><a href="${f.vessel.page}">${f.vessel.name ?? f.vessel.id}</a></td><td>${f.vessel.imo !== null ? `IMO ${f.vessel.imo}` : `MMSI ${String(f.vessel.mmsi)}`}</td><td>${ROLE_WORDS[f.role] ?? f.role}</td><td><q>${f.evidence}</q></td><td>${f.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}</td></tr>`)}</tbody></table>`}
-${withheldSection(withheldOf(top), v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
-${sourcesSection([top])}`,
+${withheldSection(r.withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection([r])}`,
     };
   },
 };

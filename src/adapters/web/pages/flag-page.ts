@@ -1,20 +1,9 @@
 import { flagsGet } from "../../../operations/flags.get.ts";
 import { portPagePath } from "../../../domain/pages/page-paths.ts";
-import type { Operation } from "../../../operations/operation.ts";
 import { portsList } from "../../../operations/ports.list.ts";
 import { html } from "../../shared/html.ts";
-import { facts, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
+import { facts, sourcesSection, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
-
-interface FlagData {
-  country: Record<string, unknown> | null;
-  mids: { mids: number[]; allocatedTo: string[]; ituCode: string | null } | null;
-  flagOfConvenience: Record<string, unknown> | null;
-}
-interface PortRow {
-  unlocode: string;
-  name: string;
-}
 
 /** Ports listed on a flag page; the rest are a query away in the API. */
 const PORTS_SHOWN = 100;
@@ -22,10 +11,10 @@ const PORTS_SHOWN = 100;
 export const flagPage: PublicPageKind = {
   routes: ["/flag/:iso2"],
   async render(v: Visit): Promise<PageResult> {
-    const r = await entityAnswer<FlagData>(v, flagsGet as unknown as Operation, { iso2: v.params.iso2 ?? "" });
+    const r = await entityAnswer(v, flagsGet, { iso2: v.params.iso2 ?? "" });
     if (!r.ok) return r.result;
     const { top, data: d } = r;
-    const ports = await v.call<PortRow[]>(portsList as unknown as Operation, { query: { country: String(top.iso2), limit: String(PORTS_SHOWN) } });
+    const ports = await v.call(portsList, { query: { country: top.iso2, limit: String(PORTS_SHOWN) } });
 
     const c = d.country;
     const foc = d.flagOfConvenience;
@@ -54,12 +43,12 @@ ${foc ? html`<p id="foc">${foc.listed === true ? "Listed" : foc.listed === false
 <h2>Fleet and ports</h2>
 <p>The ships registered under this flag are not on record yet.</p>
 ${!ports.ok
-  ? html`<p>The ports could not be listed: ${ports.message}</p>`
+  ? html`<p>The ports could not be listed: ${ports.error.message}</p>`
   : ports.data.length === 0
     ? html`<p>No ports of this country on record.</p>`
-    : html`<details><summary>Ports (${ports.data.length}${ports.next ? "+" : ""})</summary><ul id="ports">${ports.data.map((p) => html`<li><a href="${portPagePath(p.unlocode)}">${p.name}</a> (${p.unlocode})</li>`)}</ul></details>`}
-${withheldSection([...withheldOf(top), ...(ports.ok ? withheldOf(ports.envelope).filter((e) => e.section === "ports") : [])], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
-${sourcesSection(ports.ok ? [top, ports.envelope] : [top])}`,
+    : html`<details><summary>Ports (${ports.data.length}${ports.nextCursor ? "+" : ""})</summary><ul id="ports">${ports.data.map((p) => html`<li><a href="${portPagePath(p.unlocode)}">${p.name}</a> (${p.unlocode})</li>`)}</ul></details>`}
+${withheldSection([...r.withheld, ...(ports.ok ? ports.withheld.filter((e) => e.section === "ports") : [])], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection(ports.ok ? [r, ports] : [r])}`,
     };
   },
 };

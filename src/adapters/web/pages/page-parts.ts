@@ -1,5 +1,6 @@
 import type { SourceRegistry } from "../../../domain/rights/source.ts";
 import type { WithheldEntry } from "../../../domain/rights/sourced.ts";
+import type { Answer } from "../../../operations/answer.ts";
 import { type Html, html, raw } from "../../shared/html.ts";
 
 /** Pieces several public pages share: the withheld section, sources, facts lists, maps and charts. */
@@ -93,17 +94,13 @@ export function withheldSection(all: readonly WithheldEntry[], registry: SourceR
   })}</ul></section>`;
 }
 
-/** Attribution and licences of what the page shows, from the answers behind it. */
-export function sourcesSection(envelopes: readonly Record<string, unknown>[]): Html {
-  const attribution = [...new Set(envelopes.flatMap((e) => (e.attribution as string[] | undefined) ?? []))];
-  const license = [...new Set(envelopes.flatMap((e) => (e.license as string[] | undefined) ?? []))];
+/** Attribution and licences of what the page shows, from the sources of the answers behind it. */
+export function sourcesSection(answers: readonly Pick<Answer, "sources">[]): Html {
+  const attribution = [...new Set(answers.flatMap((a) => a.sources.map((s) => s.attribution)))];
+  const license = [...new Set(answers.flatMap((a) => a.sources.map((s) => s.license)))];
   if (attribution.length === 0) return html``;
   return html`<section aria-labelledby="sources-h"><h2 id="sources-h">Sources</h2><ul>${attribution.map((a) => html`<li>${a}</li>`)}</ul>
 <details><summary>Licences</summary><ul>${license.map((l) => html`<li>${l}</li>`)}</ul></details></section>`;
-}
-
-export function withheldOf(envelope: Record<string, unknown>): WithheldEntry[] {
-  return (envelope.withheld as WithheldEntry[] | undefined) ?? [];
 }
 
 /** What a map shows: a track (longitude, latitude pairs, oldest first) and points. */

@@ -1,15 +1,7 @@
-import type { Operation } from "../../../operations/operation.ts";
 import { portsGet } from "../../../operations/ports.get.ts";
 import { html } from "../../shared/html.ts";
-import { facts, MAP_ASSETS, mapFigure, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
+import { facts, MAP_ASSETS, mapFigure, sourcesSection, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
-
-interface PortData {
-  identity?: { name: string; nameAscii: string; subdivision: string | null; subdivisionName: string | null; functions: string; functionNames: string[]; status: string | null; iata: string | null; changed: string | null; edition: string };
-  coordinates: { lat: number; lon: number; source: string } | null;
-  harbour: Record<string, unknown> | null;
-  flag: { iso2: string; page: string } | null;
-}
 
 /** World Port Index field names ("maxVesselLengthM") in words ("Max vessel length m"); a few dozen names, each worded once. */
 const WORDED = new Map<string, string>();
@@ -33,11 +25,11 @@ function factText(v: unknown): string | null {
 export const portPage: PublicPageKind = {
   routes: ["/port/:unlocode"],
   async render(v: Visit): Promise<PageResult> {
-    const r = await entityAnswer<PortData>(v, portsGet as unknown as Operation, { unlocode: v.params.unlocode ?? "" });
+    const r = await entityAnswer(v, portsGet, { unlocode: v.params.unlocode ?? "" });
     if (!r.ok) return r.result;
     const { top, data: d } = r;
     const id = d.identity;
-    const title = `${(top.name as string | null) ?? top.unlocode}${top.country ? ` (${top.country})` : ""}`;
+    const title = `${top.name ?? top.unlocode}${top.country ? ` (${top.country})` : ""}`;
     const harbour = d.harbour ? Object.entries(d.harbour).filter(([, x]) => factText(x) !== null) : [];
     return {
       kind: "page",
@@ -62,11 +54,11 @@ ${d.coordinates
 ${mapFigure("port-map", { points: [{ lon: d.coordinates.lon, lat: d.coordinates.lat, label: title }] }, `The port's position.`)}`
   : html`<p id="coordinates">No coordinates that may be shown.</p>`}
 <h2>Harbour facts</h2>
-${harbour.length > 0 ? html`<dl id="harbour">${harbour.map(([k, x]) => html`<dt>${words(k)}</dt><dd>${factText(x)}</dd>`)}</dl>` : html`<p>No World Port Index facts for this port${d.harbour === null && withheldOf(top).some((e) => e.section === "harbour") ? " may be shown (see below)" : ""}.</p>`}
+${harbour.length > 0 ? html`<dl id="harbour">${harbour.map(([k, x]) => html`<dt>${words(k)}</dt><dd>${factText(x)}</dd>`)}</dl>` : html`<p>No World Port Index facts for this port${d.harbour === null && r.withheld.some((e) => e.section === "harbour") ? " may be shown (see below)" : ""}.</p>`}
 <h2>Recent calls</h2>
 <p>No port calls on record.</p>
-${withheldSection(withheldOf(top), v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
-${sourcesSection([top])}`,
+${withheldSection(r.withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection([r])}`,
     };
   },
 };

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import { searchPagePath } from "../../../domain/pages/page-paths.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Operation } from "../../../operations/operation.ts";
+import type { z } from "zod";
+import type { Answer, Result, TopValues } from "../../../operations/answer.ts";
+import type { Operation, TopSchemas } from "../../../operations/operation.ts";
 import type { Principal } from "../../../operations/principal.ts";
 import { type Html, html } from "../../shared/html.ts";
 import { renderPage, type WebContext } from "../context.ts";
 import type { PageOptions } from "../layout.ts";
-import { type PageOutcome, runAsVisitor, visitorPrincipal } from "../operation-call.ts";
+import { runAsVisitor, visitorPrincipal } from "../operation-call.ts";
 import { currentUser } from "../session.ts";
 
 /**
@@ -37,15 +39,18 @@ export interface Visit {
   /** Who the page runs as: the signed-in visitor's account and plan, or an anonymous caller. */
   principal: Principal;
   /** Runs an operation for this visitor, judged for web use. */
-  call<T>(op: Operation, input?: { params?: Record<string, string>; query?: Record<string, unknown> }): Promise<PageOutcome<T>>;
+  call<S extends z.ZodObject, B extends z.ZodObject | undefined, D extends z.ZodType, T extends TopSchemas>(
+    op: Operation<S, B, D, T>,
+    input?: { params?: Record<string, string>; query?: Record<string, unknown> },
+  ): Promise<Result<z.output<D>, TopValues<T>>>;
 }
 
 /** The titles of the status pages a failed call leads to. */
 const PROBLEM_TITLES: Record<number, string> = { 400: "Not a valid address", 404: "Not found", 429: "Too many requests", 503: "Not available right now" };
 
 /** A failed call's status page: its status and the API's own message. */
-export function problemOf(outcome: { status: number; message: string }): PageResult {
-  return { kind: "problem", status: outcome.status, title: PROBLEM_TITLES[outcome.status] ?? "Something went wrong", message: outcome.message };
+export function problemOf(failed: { status: number; message: string }): PageResult {
+  return { kind: "problem", status: failed.status, title: PROBLEM_TITLES[failed.status] ?? "Something went wrong", message: failed.message };
 }
 
 /**
@@ -53,13 +58,17 @@ export function problemOf(outcome: { status: number; message: string }): PageRes
  * is unknown or not an id at all (an address that names nothing is not found), a redirect
  * when the request is not at the answer's canonical `page` address.
  */
-export async function entityAnswer<T>(v: Visit, op: Operation, params: Record<string, string>): Promise<{ ok: true; data: T; top: Record<string, unknown> } | { ok: false; result: PageResult }> {
-  const r = await v.call<T>(op, { params });
-  if (!r.ok) return { ok: false, result: problemOf(r.status === 400 ? { status: 404, message: r.message } : r) };
-  const page = String(r.envelope.page);
+export async function entityAnswer<S extends z.ZodObject, B extends z.ZodObject | undefined, D extends z.ZodType, T extends TopSchemas & { page: z.ZodType<string> }>(
+  v: Visit,
+  op: Operation<S, B, D, T>,
+  params: Record<string, string>,
+): Promise<Answer<z.output<D>, TopValues<T>> | { ok: false; result: PageResult }> {
+  const r = await v.call(op, { params });
+  if (!r.ok) return { ok: false, result: problemOf(r.error.status === 400 ? { status: 404, message: r.error.message } : r.error) };
+  const page = r.top.page;
   // Compared as sent: canonical addresses are plain ASCII, so any other spelling (escaped included) is sent there.
   if (v.req.url.split("?")[0] !== page) return { ok: false, result: { kind: "moved", to: page } };
-  return { ok: true, data: r.data, top: r.envelope };
+  return r;
 }
 
 /**

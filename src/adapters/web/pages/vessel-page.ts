@@ -1,31 +1,15 @@
 import type { WithheldEntry } from "../../../domain/rights/sourced.ts";
 import { portPagePath } from "../../../domain/pages/page-paths.ts";
-import type { Operation } from "../../../operations/operation.ts";
+import type { DataOf } from "../../../operations/answer.ts";
 import { vesselsGet } from "../../../operations/vessels.get.ts";
 import { vesselsTrack } from "../../../operations/vessels.track.ts";
 import { type Html, html } from "../../shared/html.ts";
-import { ageOf, barChart, facts, MAP_ASSETS, mapFigure, orUnknown, sourcesSection, utc, withheldOf, withheldSection } from "./page-parts.ts";
+import { ageOf, barChart, facts, MAP_ASSETS, mapFigure, orUnknown, sourcesSection, utc, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
-/** The vessel answer as the page reads it (the API's shape; withheld sections are null). */
-interface VesselData {
-  identity: { imo: number | null; mmsi: number | null; name: string | null; callsign: string | null; mmsiHistory: { mmsi: number; firstSeen: string; lastSeen: string; sources: string[] }[] } | null;
-  otherNames: { name: string; firstSeen: string; lastSeen: string; sources: string[] }[];
-  particulars: Record<string, unknown> | null;
-  lastPosition: { time: string; lat: number; lon: number; sog: number | null; cog: number | null; heading: number | null; navStatus: string; source: string } | null;
-  portCalls: { unlocode: string; arrival: string; departure: string | null; source: string }[];
-  emissions: { year: number; co2T: number | null; fuelT: number | null; timeAtSeaH: number | null }[] | null;
-  sanctions: { list: string; listName: string; recordId: string; name: string; program: string | null; listedAt: string | null; delistedAt: string | null; active: boolean; matchedOn: string; sourceUrl: string }[];
-  sanctionsCoverage: { list: string; listName: string; status: string; asOf: string | null }[];
-  companies: { role: string; name: string; sources: string[] }[];
-}
-interface TrackPoint {
-  time: string;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  source: string;
-}
+/** The vessel answer as the page reads it: the operation's own types (withheld sections are null). */
+type VesselData = DataOf<typeof vesselsGet>;
+type TrackPoint = DataOf<typeof vesselsTrack>[number];
 
 /** Hours of track a page shows: the day open to everyone, or the week the API allows at most when the plan has history. */
 const OPEN_HOURS = 24;
@@ -146,23 +130,23 @@ export const vesselPage: PublicPageKind = {
   async render(v: Visit): Promise<PageResult> {
     const id = vesselIdOf(v.params.ref ?? "");
     if (!id) return { kind: "problem", status: 404, title: "Not found", message: `${JSON.stringify(v.params.ref)} is not a vessel address: a vessel page is /vessel/{IMO number}-{name} or /vessel/mmsi-{9-digit MMSI}.` };
-    const r = await entityAnswer<VesselData>(v, vesselsGet as unknown as Operation, { id });
+    const r = await entityAnswer(v, vesselsGet, { id });
     if (!r.ok) return r.result;
     const top = r.top;
 
     // A plan with history sees the week the API gives at most in one window; everyone else the open day.
     const historyDays = v.principal.entitlements.historyDays;
     const hours = historyDays === null || historyDays > 0 ? MAX_HOURS : OPEN_HOURS;
-    const t = await v.call<TrackPoint[]>(vesselsTrack as unknown as Operation, { params: { id }, query: { hours: String(hours) } });
+    const t = await v.call(vesselsTrack, { params: { id }, query: { hours: String(hours) } });
     const d = r.data;
-    const withheld: WithheldEntry[] = [...withheldOf(top), ...(t.ok ? withheldOf(t.envelope) : [])];
-    const name = (top.name as string | null) ?? (top.imo ? `IMO ${top.imo}` : `MMSI ${String(top.mmsi).padStart(9, "0")}`);
-    const window = t.ok ? (t.envelope.window as { from: string; to: string }) : null;
+    const withheld: WithheldEntry[] = [...r.withheld, ...(t.ok ? t.withheld : [])];
+    const name = top.name ?? (top.imo ? `IMO ${top.imo}` : `MMSI ${String(top.mmsi).padStart(9, "0")}`);
+    const window = t.ok ? t.top.window : null;
     const now = v.ctx.clock.now();
     return {
       kind: "page",
       options: { title: name, ...MAP_ASSETS },
-      body: html`<p class="hint">Vessel${top.imo ? ` · IMO ${top.imo}` : ""}${top.mmsi ? ` · MMSI ${String(top.mmsi).padStart(9, "0")}` : ""} · as of ${utc(String(top.generatedAt))} · <a href="/api/v1/vessels/${id}">as JSON</a></p>
+      body: html`<p class="hint">Vessel${top.imo ? ` · IMO ${top.imo}` : ""}${top.mmsi ? ` · MMSI ${String(top.mmsi).padStart(9, "0")}` : ""} · as of ${utc(top.generatedAt)} · <a href="/api/v1/vessels/${id}">as JSON</a></p>
 ${identitySection(d)}
 ${particularsSection(d.particulars, withheld.some((e) => e.section === "particulars"))}
 ${positionSection(id, d, t.ok ? t.data : null, window, now, hours, new Set(withheld.map((e) => e.section)))}
@@ -171,7 +155,7 @@ ${emissionsSection(d.emissions)}
 ${sanctionsSection(d)}
 ${companiesSection(d.companies)}
 ${withheldSection(withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
-${sourcesSection(t.ok ? [top, t.envelope] : [top])}`,
+${sourcesSection(t.ok ? [r, t] : [r])}`,
     };
   },
 };

@@ -1,51 +1,17 @@
-import type { Operation } from "../../../operations/operation.ts";
+import type { z } from "zod";
+import type { DataOf } from "../../../operations/answer.ts";
+import type { ConfidenceSchema, InputsSchema } from "../../../operations/projections/waterways.ts";
 import { waterwaysList } from "../../../operations/waterways.list.ts";
 import { waterwaysTransits } from "../../../operations/waterways.transits.ts";
 import { type Html, html } from "../../shared/html.ts";
-import { barChart, facts, MAP_ASSETS, mapFigure, sourcesSection, utc, withheldOf, withheldSection } from "./page-parts.ts";
+import { barChart, facts, MAP_ASSETS, mapFigure, sourcesSection, utc, withheldSection } from "./page-parts.ts";
 import { problemOf, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
-interface Count {
-  total: number;
-  byDirection: Record<string, number>;
-  byCategory: Record<string, number>;
-}
-
-interface Confidence {
-  level: string;
-  coverage: number;
-  continuityMinutes: number | null;
-  unobservedRatio: number | null;
-  window: string;
-}
-
-interface Inputs {
-  sources: string[];
-  crossings: number;
-  unobserved: number;
-  gate: string;
-}
-
-interface Waterway {
-  id: string;
-  name: string;
-  portwatch: { id: string; name: string } | null;
-  page: string;
-  gate: { type: "LineString"; coordinates: [number, number][]; drawn: string; status: string; directions: string[]; maxGapMinutes: number };
-  counts: ({ asOf: string } & Record<"24h" | "7d" | "30d", Count>) | null;
-  method: string;
-  version: string;
-  confidence: Confidence;
-  inputs: Inputs;
-}
-
-interface Transits {
-  series: (Count & { date: string })[] | null;
-  method: string;
-  version: string;
-  confidence: Confidence;
-  inputs: Inputs;
-}
+/** The answers as the page reads them: the operations' own types. */
+type Waterway = DataOf<typeof waterwaysList>[number];
+type Transits = DataOf<typeof waterwaysTransits>;
+type Confidence = z.infer<typeof ConfidenceSchema>;
+type Inputs = z.infer<typeof InputsSchema>;
 
 /**
  * The waterway an address names: its id alone or followed by a slug. Ids hold hyphens
@@ -95,14 +61,14 @@ function confidenceFacts(c: Confidence, inputs: Inputs): Html {
 export const waterwayPage: PublicPageKind = {
   routes: ["/waterway/:ref"],
   async render(v: Visit): Promise<PageResult> {
-    const list = await v.call<Waterway[]>(waterwaysList as unknown as Operation);
-    if (!list.ok) return problemOf(list);
+    const list = await v.call(waterwaysList);
+    if (!list.ok) return problemOf(list.error);
     const w = waterwayOf(v.params.ref ?? "", list.data);
     if (!w) return problemOf({ status: 404, message: `No waterway ${JSON.stringify(v.params.ref ?? "")}; the chokepoint monitor lists canals and straits by id, e.g. chokepoint9 or kiel-canal.` });
     // Compared as sent, like the other entity pages: a missing or outdated slug goes to the one canonical address.
     if (v.req.url.split("?")[0] !== w.page) return { kind: "moved", to: w.page };
-    const series = await v.call<Transits>(waterwaysTransits as unknown as Operation, { params: { id: w.id } });
-    if (!series.ok) return problemOf(series);
+    const series = await v.call(waterwaysTransits, { params: { id: w.id } });
+    if (!series.ok) return problemOf(series.error);
     const t = series.data;
     return {
       kind: "page",
@@ -121,8 +87,8 @@ ${facts([["Method", w.method], ["Version", w.version]])}
 ${confidenceFacts(w.confidence, w.inputs)}
 <h3>The daily series (${t.confidence.window})</h3>
 ${confidenceFacts(t.confidence, t.inputs)}
-${withheldSection([...(w.counts === null ? withheldOf(list.envelope).filter((e) => e.section === "counts") : []), ...withheldOf(series.envelope)], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
-${sourcesSection([list.envelope, series.envelope])}`,
+${withheldSection([...(w.counts === null ? list.withheld.filter((e) => e.section === "counts") : []), ...series.withheld], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection([list, series])}`,
     };
   },
 };

@@ -1,21 +1,13 @@
-import type { Operation } from "../../../operations/operation.ts";
 import { wrecksGet } from "../../../operations/wrecks.get.ts";
 import { html } from "../../shared/html.ts";
-import { facts, MAP_ASSETS, mapFigure, sourcesSection, withheldOf, withheldSection } from "./page-parts.ts";
+import { facts, MAP_ASSETS, mapFigure, sourcesSection, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
-
-interface WreckData {
-  identity: { name: string | null; featureType: string | null; yearSunk: number | null } | null;
-  coordinates: { lat: number; lon: number; source: string; positionQuality: string | null } | null;
-  depth: { value: number; unit: string | null; wireDragClearance: boolean; metres: number | null } | null;
-  history: string | null;
-}
 
 export const wreckPage: PublicPageKind = {
   routes: ["/wreck/:ref"],
   async render(v: Visit): Promise<PageResult> {
     // A bare id, an outdated name or the legacy `{slug}-{id}` form all redirect to one canonical address.
-    const r = await entityAnswer<WreckData>(v, wrecksGet as unknown as Operation, { id: v.params.ref ?? "" });
+    const r = await entityAnswer(v, wrecksGet, { id: v.params.ref ?? "" });
     if (!r.ok) return r.result;
     const { top, data: d } = r;
     const name = d.identity?.name ?? `Wreck ${String(top.id)}`;
@@ -34,8 +26,8 @@ ${mapFigure("wreck-map", { points: [{ lon: d.coordinates.lon, lat: d.coordinates
 ${d.depth ? html`<p>${d.depth.value} ${d.depth.unit ?? "(unit not given)"}${d.depth.metres !== null ? ` (${d.depth.metres} m)` : ""}${d.depth.wireDragClearance ? ", cleared by wire drag" : ""}</p>` : html`<p>No depth on record.</p>`}
 <h2>History</h2>
 ${d.history ? html`<p id="history">${d.history}</p>` : html`<p>No history on record.</p>`}
-${withheldSection(withheldOf(top), v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
-${sourcesSection([top])}`,
+${withheldSection(r.withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${sourcesSection([r])}`,
     };
   },
 };

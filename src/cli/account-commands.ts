@@ -1,19 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { AppError } from "../../domain/errors.ts";
-import { entitlements } from "../../domain/plans.ts";
-import { execute, type Pipeline } from "../../operations/execute.ts";
-import type { Operation } from "../../operations/operation.ts";
-import type { Principal } from "../../operations/principal.ts";
-import { OPERATIONS } from "../../operations/registry.ts";
-import type { Services } from "../../operations/services.ts";
+import { entitlements } from "../domain/plans.ts";
+import { execute, type Pipeline } from "../operations/execute.ts";
+import type { OperatorPrincipal } from "../operations/principal.ts";
+import { OPERATIONS } from "../operations/registry.ts";
+import type { Services } from "../operations/services.ts";
 
 /**
  * `mds webhooks|deliveries|zones|follows|saved-searches ...`: the account operations from
  * the command line, for the operator acting on an account's behalf. Each command runs
- * the registry's operation through execute(), like REST and MCP, with the account's own
- * principal instead of a key, so validation, limits and answers are the same.
+ * the registry's operation through execute(), like REST and MCP, as the operator acting for
+ * the account (an `operator` principal, not a key), so validation, limits and answers are
+ * the same; it prints the answer's data, or the error's code and message on one line.
  */
 
 export const ACCOUNT_COMMANDS = ["webhooks", "deliveries", "zones", "follows", "saved-searches"] as const;
@@ -102,22 +101,19 @@ export async function runAccountCommand(services: Services, argv: string[], writ
   if (spec.id && !id) throw new AccountCommandError(`${resource} ${verb} needs the id`);
   const account = await services.accounts.getAccount(values.account);
   if (!account) throw new AccountCommandError(`--account ${values.account}: no such account`);
-  const op = OPERATIONS.find((o) => o.id === spec.op) as Operation;
-  const principal: Principal = { kind: "key", subject: "key:cli", keyId: "cli", accountId: account.id, entitlements: entitlements(account.webPlan, account.apiPlan), clientAddress: "cli" };
+  const op = OPERATIONS.find((o) => o.id === spec.op);
+  if (!op) throw new Error(`account command ${resource} ${verb} names no operation (${spec.op})`);
+  const principal: OperatorPrincipal = { kind: "operator", subject: "operator:cli", accountId: account.id, entitlements: entitlements(account.webPlan, account.apiPlan), clientAddress: "cli" };
   const pipeline: Pipeline = { services, auth: { authenticate: async () => principal, forget: () => undefined } };
   const paramName = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)[0];
-  const outcome = await execute(pipeline, op, principal, {
+  const result = await execute(pipeline, op, principal, {
     params: paramName && id ? { [paramName]: id } : {},
     query: spec.query?.(values) ?? {},
     body: spec.body?.(values),
     baseUrl: "",
     requestId: `cli_${randomUUID().replaceAll("-", "")}`,
   });
-  if (outcome.error) {
-    const e: AppError = outcome.error;
-    throw new AccountCommandError(`${e.code}: ${e.message}`);
-  }
-  const data = (outcome.body as { data: unknown }).data;
-  write(values.json ? JSON.stringify(data) : JSON.stringify(data, null, 2));
+  if (!result.ok) throw new AccountCommandError(`${result.error.code}: ${result.error.message}`);
+  write(values.json ? JSON.stringify(result.data) : JSON.stringify(result.data, null, 2));
   return 0;
 }
