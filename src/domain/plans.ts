@@ -46,17 +46,10 @@ export function planSlot(id: PlanId): "web" | "api" {
 const SCOPE_RANK: Record<CommercialScope, number> = { none: 0, internal: 1, product: 2 };
 
 /** The limits in force for an account holding up to one web and one API plan: where both set a limit, the higher applies. */
-export interface Entitlements {
+export type Entitlements = Omit<Plan, "id" | "kind"> & {
   plans: PlanId[];
   tier: PlanId;
-  monthlyCredits: number;
-  ratePerSecond: number;
-  historyDays: number | null;
-  privateFeed: boolean;
-  webhookEndpoints: number;
-  commercialUse: boolean;
-  commercialScope: CommercialScope;
-}
+};
 
 /**
  * An operator's own terms for one account (`mds accounts set`, custom contracts). Credits:

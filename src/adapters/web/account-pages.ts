@@ -3,7 +3,7 @@ import { nameField } from "../../operations/account.common.ts";
 import { usageGet } from "../../operations/usage.get.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { type Html, html } from "../shared/html.ts";
-import { flash, shownOnce, when } from "./layout.ts";
+import { flash, nameForm, shownOnce, when } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
 
@@ -55,11 +55,7 @@ ${body}
       html`${extra.created ? shownOnce(`New API key “${extra.created.name}”.`, "new-key", extra.created.key) : ""}
 ${flash("error", extra.error)}${flash("notice", extra.notice)}
 <h2>Create a key</h2>
-<form method="post" action="/account/keys" class="inline">
-<input type="hidden" name="_csrf" value="${csrf}">
-<label for="key-name">Name</label> <input id="key-name" name="name" required maxlength="100">
-<button type="submit" id="create-key">Create key</button>
-</form>
+${nameForm({ action: "/account/keys", csrf, inputId: "key-name", buttonId: "create-key", button: "Create key" })}
 <h2>Your keys</h2>
 ${active.length === 0
   ? html`<p>No keys yet.</p>`

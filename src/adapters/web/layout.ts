@@ -60,6 +60,15 @@ export function flash(kind: "error" | "notice", text: string | null | undefined)
   return kind === "error" ? html`<p class="error" role="alert" id="form-error">${text}</p>` : html`<p class="notice" role="status">${text}</p>`;
 }
 
+/** A one-field form that creates a named thing (a key, a station): the field is `name`, up to 100 characters. */
+export function nameForm(f: { action: string; csrf: string; inputId: string; buttonId: string; button: string }): Html {
+  return html`<form method="post" action="${f.action}" class="inline">
+<input type="hidden" name="_csrf" value="${f.csrf}">
+<label for="${f.inputId}">Name</label> <input id="${f.inputId}" name="name" required maxlength="100">
+<button type="submit" id="${f.buttonId}">${f.button}</button>
+</form>`;
+}
+
 /** A secret shown once, with a copy button (script adds the button's behaviour). */
 export function shownOnce(label: string, id: string, secret: string): Html {
   return html`<div class="secret" role="status">

@@ -3,7 +3,7 @@ import { nameField } from "../../operations/account.common.ts";
 import { meStations } from "../../operations/me.stations.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { type Html, html } from "../shared/html.ts";
-import { flash, shownOnce } from "./layout.ts";
+import { flash, nameForm, shownOnce } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
 
@@ -36,11 +36,7 @@ export function registerStationPages(app: FastifyInstance, ctx: WebContext, base
       html`${extra.created ? html`${shownOnce(`Secret of station ${extra.created.name} (id ${extra.created.id}).`, "new-secret", extra.created.secret)}${recipes(base, host, extra.created.id)}` : ""}
 ${flash("error", extra.error)}
 <h2>Add a station</h2>
-<form method="post" action="/account/stations" class="inline">
-<input type="hidden" name="_csrf" value="${csrfToken(req)}">
-<label for="station-name">Name</label> <input id="station-name" name="name" required maxlength="100">
-<button type="submit" id="add-station">Add station</button>
-</form>
+${nameForm({ action: "/account/stations", csrf: csrfToken(req), inputId: "station-name", buttonId: "add-station", button: "Add station" })}
 <h2>Your stations</h2>
 ${!r.ok
   ? flash("error", r.error.message)
