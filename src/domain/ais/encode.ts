@@ -1,4 +1,4 @@
-// AIS encoder: the inverse of decode.ts for the messages a receiving station hears most
+// AIS encoder: the inverse of payload-decoder.ts for the messages a receiving station hears most
 // (types 1/2/3, 5, 18, 24 A/B), and NMEA 0183 framing of the payload into !AIVDM sentences.
 //
 // Why we have one: the station simulator and the ingest benchmarks need real-looking

@@ -5,7 +5,7 @@
 // fragment table, counters) runs a million times a second and shares its state in one
 // closure; the reason codes and message types already live in files of their own.
 
-import { type DecodeOutcome, decodeUnpacked } from "./decode.ts";
+import { type DecodeOutcome, decodeUnpacked } from "./payload-decoder.ts";
 import type { DecodedAisMessage } from "./messages.ts";
 import {
   AIS_REASONS,
