@@ -1,7 +1,7 @@
 /**
  * The public AIS feeds the service can take in, each a source of its own in the sources
  * file (its licence, attribution and permissions live there, not here). Addresses and
- * limits are the operators' own (see docs/feeds.md for where each comes from).
+ * limits are the operators' own (see README.md, "Public AIS feeds", for where each comes from).
  */
 export const FEED_KINDS = ["kystverket", "digitraffic", "aisstream", "aishub"] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
