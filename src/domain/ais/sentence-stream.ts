@@ -24,7 +24,7 @@ import {
 } from "./reasons.ts";
 import { FRAGMENT_HELD, FragmentTable } from "./fragment-table.ts";
 import { ARMOR_TABLE, beginUnpack, endUnpack, unpackArmored } from "./sixbit.ts";
-import { clearTagBlock, hexAt, parseTagBlock, type TagBlock } from "./tag-block.ts";
+import { hexAt, parseTagBlock, type TagBlock } from "./tag-block.ts";
 
 export interface AisDecoderOptions {
   /**
@@ -79,21 +79,26 @@ const COMMAS = new Int32Array(6);
 const CHANNELS: string[] = [];
 for (let c = 0; c < 128; c++) CHANNELS.push(String.fromCharCode(c));
 
-class Decoder implements AisDecoder {
+class Decoder implements AisDecoder, TagBlock {
   readonly reasonCounts = new Float64Array(AIS_REASONS.length);
   readonly fragmentTable: FragmentTable;
+  /** The fragment table's map, read on every line. */
+  readonly pendingByKey: Map<string, unknown>;
   readonly typeCounts = new Float64Array(64);
   lines = 0;
   messages = 0;
   fragments = 0;
   rejected = 0;
-  /** Tag block fields of the current line. */
-  readonly tag: TagBlock = { station: null, time: -1, group: null };
+  // Tag block fields of the current line (set by parseTagBlock).
+  tagStation: string | null = null;
+  tagTime = -1;
+  tagGroup: string | null = null;
 
   constructor(opts: AisDecoderOptions) {
     const t = opts.fragmentTimeoutMs;
     const mp = opts.maxPending;
     this.fragmentTable = new FragmentTable(typeof t === "number" && t > 0 ? t : 10000, typeof mp === "number" && mp >= 1 ? Math.floor(mp) : 10000, this.reasonCounts);
+    this.pendingByKey = this.fragmentTable.pending;
   }
 
   feed(line: string, ctx: FeedContext): DecodedAisMessage | null {
@@ -115,8 +120,10 @@ class Decoder implements AisDecoder {
   feedLine(line: string, ctx: FeedContext): DecodedAisMessage | null {
     if (typeof line !== "string") return this.reject(R_NO_SENTENCE);
     const now = ctx.receivedAt;
-    const table = this.fragmentTable;
-    if (table.pending.size > 0 && now - table.lastSweep >= table.timeout) table.expire(now);
+    if (this.pendingByKey.size > 0) {
+      const table = this.fragmentTable;
+      if (now - table.lastSweep >= table.timeout) table.expire(now);
+    }
 
     // Trim whitespace and CR/LF on both sides.
     let end = line.length;
@@ -126,13 +133,14 @@ class Decoder implements AisDecoder {
     if (p === end) return this.reject(R_EMPTY_LINE);
 
     // NMEA 4.0 tag block: \k:v,k:v*hh\ before the sentence.
-    const tag = this.tag;
-    clearTagBlock(tag);
+    this.tagStation = null;
+    this.tagTime = -1;
+    this.tagGroup = null;
     let c = line.charCodeAt(p);
     if (c === 92) {
       const close = line.indexOf("\\", p + 1);
       if (close < 0 || close >= end) return this.reject(R_BAD_TAG_BLOCK);
-      if (!parseTagBlock(line, p + 1, close, tag)) this.reasonCounts[R_BAD_TAG_BLOCK_CHECKSUM]!++;
+      if (!parseTagBlock(line, p + 1, close, this)) this.reasonCounts[R_BAD_TAG_BLOCK_CHECKSUM]!++;
       p = close + 1;
       c = line.charCodeAt(p);
     }
@@ -245,14 +253,14 @@ class Decoder implements AisDecoder {
 
     const payStart = c4 + 1;
     const payEnd = c5;
-    const tagTime = tag.time;
+    const tagTime = this.tagTime;
     const time = tagTime >= 0 ? tagTime : now;
 
     if (total === 1) {
       if (payEnd === payStart) return this.reject(R_EMPTY_PAYLOAD);
       if (bad < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
       endUnpack(nsym);
-      return this.emit(decodeUnpacked(nsym * 6 - fill, time, tag.station, ctx.source, channel, own));
+      return this.emit(decodeUnpacked(nsym * 6 - fill, time, this.tagStation, ctx.source, channel, own));
     }
 
     // Multi-part. Key: source, talker, channel, sequence id (or the tag-block group
@@ -261,8 +269,8 @@ class Decoder implements AisDecoder {
     if (bad < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
     let key = ctx.source + "\u0000" + line.slice(p + 1, p + 3) + "\u0000" + channel + "\u0000" + total;
     if (seqLen === 1) key += line[c2 + 1];
-    else if (tag.group !== null) key += "g" + tag.group;
-    const pend = table.add(key, num, total, line.slice(payStart, payEnd), now, time, tag.station, channel, own);
+    else if (this.tagGroup !== null) key += "g" + this.tagGroup;
+    const pend = this.fragmentTable.add(key, num, total, line.slice(payStart, payEnd), now, time, this.tagStation, channel, own);
     if (pend === FRAGMENT_HELD) {
       this.fragments++;
       return null;
@@ -296,7 +304,7 @@ class Decoder implements AisDecoder {
       messages: this.messages,
       fragments: this.fragments,
       rejected: this.rejected,
-      pending: this.fragmentTable.pending.size,
+      pending: this.pendingByKey.size,
       reasons,
       byType,
     };

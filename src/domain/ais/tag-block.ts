@@ -13,21 +13,17 @@ export function hexAt(line: string, i: number): number {
   return v === undefined ? -1 : v;
 }
 
-/** The tag block fields the decoder uses; one object per decoder, rewritten for each line. */
+/**
+ * The tag block fields the decoder uses, rewritten for each line (the decoder holds them
+ * itself: the per-line path reads them from the object it already has in hand).
+ */
 export interface TagBlock {
   /** s: source station. */
-  station: string | null;
+  tagStation: string | null;
   /** c: UNIX time in milliseconds, or -1. */
-  time: number;
+  tagTime: number;
   /** g: the id of the sentence group, which ties the sentences of one message. */
-  group: string | null;
-}
-
-/** Empties `tag` for a line without a tag block. */
-export function clearTagBlock(tag: TagBlock): void {
-  tag.station = null;
-  tag.time = -1;
-  tag.group = null;
+  tagGroup: string | null;
 }
 
 /**
@@ -75,8 +71,8 @@ export function parseTagBlock(line: string, from: number, close: number, tag: Ta
     }
     f = e + 1;
   }
-  tag.station = station;
-  tag.time = time;
-  tag.group = group;
+  tag.tagStation = station;
+  tag.tagTime = time;
+  tag.tagGroup = group;
   return true;
 }
