@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { runUsersCommand } from "../../src/adapters/web/users-cli.ts";
+import { runUsersCommand } from "../../src/cli/users-command.ts";
 import type { Service } from "../../src/main.ts";
 import type { Person } from "./browser-consent.ts";
 

@@ -141,9 +141,12 @@ export async function serveCommand(argv: string[], io: CliIo, open: OpenOptions 
  * wherever positions are written) and registry maintenance.
  */
 function startBackground(core: ServiceCore, role: Role, log: ServiceCore["log"]) {
-  if (runs(role, "deliveries")) core.webhooks.start();
+  if (runs(role, "deliveries")) {
+    core.webhooks.start();
+    core.alerts.start();
+  }
   // Ingest processes learn zones made through the API processes, and evaluate what a stopped one left queued.
-  if (runs(role, "station-listeners")) core.webhooks.startZones();
+  if (runs(role, "station-listeners")) core.alerts.startZones();
   if (!runs(role, "maintenance")) return { maintenance: null };
   // Vessel registry refresh every minute, archive compaction every hour (first run after a minute); one worker at a time runs each round.
   const maintenance = new VesselMaintenance({

@@ -1,6 +1,6 @@
 import { DATASETS } from "../adapters/importers/datasets.ts";
 import { ACCOUNT_USAGE } from "./account-commands.ts";
-import { USERS_USAGE } from "../adapters/web/users-cli.ts";
+import { USERS_USAGE } from "./users-command.ts";
 import { PLAN_IDS } from "../domain/plans.ts";
 
 export const USAGE = `usage: mds <command> [options]

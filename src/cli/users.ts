@@ -1,4 +1,4 @@
-import { runUsersCommand } from "../adapters/web/users-cli.ts";
+import { runUsersCommand } from "./users-command.ts";
 import { withServices } from "./context.ts";
 import type { CliIo } from "./io.ts";
 

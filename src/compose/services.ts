@@ -44,6 +44,7 @@ import { loadWaterways } from "../adapters/importers/gates.ts";
 import { BUNDLED_DATASETS_DIR } from "../adapters/importers/bundled-datasets-dir.ts";
 import { GateSet } from "../domain/derived/transit-detector.ts";
 import { loadSecretBox } from "../adapters/storage/secret-keys.ts";
+import { AlertDetection, type AlertsOptions } from "../adapters/alerts/runtime.ts";
 import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runtime.ts";
 import type { Config } from "../config.ts";
 import type { CreditLedger } from "../ports/accounts.ts";
@@ -72,7 +73,9 @@ export interface ServiceCore {
   datasets: DatasetLog;
   /** AIS from stations: pipeline and directory; the TCP/UDP listeners once `listen()`ed by the server. */
   ingest: Ingest;
-  /** Alerts and webhook delivery: zone evaluation on ingest always; worker and sanctions reader once `start()`ed (`serve`). */
+  /** Alert detection: zone evaluation on ingest always; the sanctions reader once `start()`ed (`serve`). */
+  alerts: AlertDetection;
+  /** Webhook delivery: the worker once `start()`ed (`serve`); test events. */
   webhooks: WebhooksRuntime;
   /** Track reads and archive compaction over the main store's positions. */
   tracks: SqlTrackStore;
@@ -97,6 +100,7 @@ export interface OpenOptions {
   clock?: Clock;
   rateLimitPrefix?: string;
   webhooks?: WebhooksOptions;
+  alerts?: AlertsOptions;
   /** Tests replace the OAuth server's sign-in seams or its metadata fetcher (compose/server.ts). */
   oauth?: OAuthSeams;
   /** Tests shorten the feeds' silence threshold, backoff and poll interval. */
@@ -180,14 +184,16 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     await store.close();
     throw e;
   });
-  const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl: config.baseUrl ?? `http://${config.host}:${config.port}`, log, options: options.webhooks });
+  const baseUrl = config.baseUrl ?? `http://${config.host}:${config.port}`;
+  const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl, log, options: options.webhooks });
+  const alerts = new AlertDetection(webhookStore, clock, { baseUrl, log, options: options.alerts, onEmitted: () => webhooks.wake() });
   const services: Services = {
     clock,
     sources,
     accounts,
     ledger,
     stations,
-    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => webhooks.zones?.wantsFixes ?? true, derivedQueue: () => config.derivedFacts }),
+    positions: new SqlPositionStore(store.db, store.dialect, { zoneQueue: () => alerts.zones?.wantsFixes ?? true, derivedQueue: () => config.derivedFacts }),
     admission,
     ports: new SqlPortStore(store.db),
     flags: new SqlFlagStore(store.db),
@@ -203,7 +209,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     alerts: new SqlAlertStore(store.db, store.dialect),
     webhooks: webhookStore,
     webhookDispatch: webhooks,
-    alertsRuntime: webhooks,
+    alertsRuntime: alerts,
     feeds: feedStore,
     derived: new SqlDerivedStore(store.db, store.dialect),
     waterways,
@@ -217,7 +223,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   forgetKey = (what) => pipeline.auth.forget(what === "all" ? undefined : what);
   const ingest = new Ingest(services.positions, clock, {}, (err) => log.error({ err }, "AIS batch write failed; kept for retry"), (sealed) => secretBox.open(sealed));
   // Positions written by any ingest path (listeners, HTTP, `mds ingest`) raise zone alerts.
-  webhooks.connectAlerts(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
+  alerts.connect(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
   // A static report is linked into the vessel registry as soon as it is stored (a ship's IMO answers at once).
   const identityLinker = new IdentityLinker((keys) => services.vessels.linkIdentities(keys), (err) => log.warn({ err }, "vessel registry: linking static reports failed; the periodic refresh links them"));
   ingest.pipeline.onIdentities = (keys) => identityLinker.add(keys);
@@ -231,13 +237,13 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
         store: services.derived,
         gates: new GateSet(waterways.waterways.map((w) => w.gate)),
         now: () => clock.now(),
-        alertsFor: (events) => webhooks.portCallAlerts(events),
+        alertsFor: (events) => alerts.portCallAlerts(events),
         onEmitted: () => webhooks.wake(),
         onError: (err) => log.error({ err }, "derived facts: queued fixes could not be derived (kept for the next try)"),
       })
     : null;
   ingest.pipeline.onPositions = (fixes) => {
-    webhooks.onPositions(fixes);
+    alerts.onPositions(fixes);
     derived?.onPositions(fixes.length);
   };
   // Fixes queued before a crash or stop are derived now, from the saved state.
@@ -251,6 +257,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     pipeline,
     datasets: new SqlDatasetLog(store.db),
     ingest,
+    alerts,
     webhooks,
     feeds,
     identityLinks: identityLinker,
@@ -265,6 +272,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       await ingest.close();
       await identityLinker.drain();
       await derived?.idle();
+      await alerts.close();
       await webhooks.close();
       // Charges still held in memory (write-behind) reach the store before it closes.
       await ledger.close?.();

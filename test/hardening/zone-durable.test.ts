@@ -70,7 +70,7 @@ for (const engine of ENGINES) {
       const g = validatePolygon(HARBOUR);
       assert.ok(g.ok);
       await t.service.services.alerts.addZone(a.accountId, { name: "Harbour", geometry: g.polygon, bbox: g.bbox }, 10, t.clock.now());
-      await t.service.webhooks.zones!.accountChanged(a.accountId);
+      await t.service.alerts.zones!.accountChanged(a.accountId);
       let at = Math.floor(t.clock.now() / 1000) - 300;
       /** Submits fixes of vessels through the real pipeline, waits until they are acknowledged (committed). */
       const ingest = async (service: Service, fixes: [mmsi: number, lon: number][]) => {
@@ -84,7 +84,7 @@ for (const engine of ENGINES) {
       const reopen = async () => {
         const s = await createService(t.service.config, { clock: t.clock });
         opened.push(s);
-        await s.webhooks.zones!.idle();
+        await s.alerts.zones!.idle();
         return s;
       };
       const entries = async (mmsi: number) => {
@@ -104,7 +104,7 @@ for (const engine of ENGINES) {
         [230100001, IN],
         [230100001, IN],
       ]);
-      await t.service.webhooks.zones!.idle();
+      await t.service.alerts.zones!.idle();
       assert.equal(await entries(230100001), 0, "nothing was evaluated before the crash");
 
       const restarted = await reopen();
@@ -112,8 +112,8 @@ for (const engine of ENGINES) {
       // A further restart finds nothing left to evaluate, and the vessel is still inside.
       const again = await reopen();
       await ingest(again, [[230100001, IN]]);
-      await again.webhooks.zones!.idle();
-      await restarted.webhooks.zones!.poll();
+      await again.alerts.zones!.idle();
+      await restarted.alerts.zones!.poll();
       assert.equal(await entries(230100001), 1, "exactly once");
     });
 
@@ -123,22 +123,22 @@ for (const engine of ENGINES) {
       const b = await reopen();
       // Both processes hear the vessel outside: each holds it outside in its trackers.
       await ingest(a, [[230300001, OUT]]);
-      await a.webhooks.zones!.idle();
+      await a.alerts.zones!.idle();
       await ingest(b, [[230300001, OUT]]);
-      await b.webhooks.zones!.idle();
+      await b.alerts.zones!.idle();
       // A hears it enter; then B, whose trackers still hold it outside, hears it inside.
       await ingest(a, [
         [230300001, IN],
         [230300001, IN],
       ]);
-      await a.webhooks.zones!.idle();
+      await a.alerts.zones!.idle();
       assert.equal(await entries(230300001), 1);
       await ingest(b, [
         [230300001, IN],
         [230300001, IN],
       ]);
-      await b.webhooks.zones!.idle();
-      await a.webhooks.zones!.poll();
+      await b.alerts.zones!.idle();
+      await a.alerts.zones!.poll();
       assert.equal(await entries(230300001), 1, "the second process evaluates on the first one's state, not its own stale copy");
     });
 
@@ -151,7 +151,7 @@ for (const engine of ENGINES) {
         [230200001, IN],
         [230200002, OUT],
       ]);
-      await t.service.webhooks.zones!.idle();
+      await t.service.alerts.zones!.idle();
       assert.equal(await entries(230200001), 1);
       t.service.ingest.pipeline.onPositions = null;
 
@@ -165,7 +165,7 @@ for (const engine of ENGINES) {
         [230200002, IN],
         [230200002, IN],
       ]);
-      await restarted.webhooks.zones!.idle();
+      await restarted.alerts.zones!.idle();
       assert.equal(await entries(230200001), 1, "no second entry for a vessel inside before the restart");
       assert.equal(await entries(230200002), 1, "an entry for a vessel outside before the restart");
     });

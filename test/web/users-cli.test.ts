@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { runUsersCommand } from "../../src/adapters/web/users-cli.ts";
+import { runUsersCommand } from "../../src/cli/users-command.ts";
 import { SqlSessionStore } from "../../src/adapters/storage/sessions-store.ts";
 import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";

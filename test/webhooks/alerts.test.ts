@@ -134,7 +134,7 @@ describe("alerts end to end", () => {
         const r = t.service.ingest.pipeline.submit(station, lines, { source: `test-${stationId}`, transport: "http" });
         await t.service.ingest.pipeline.flush();
         await r.stored;
-        await t.service.webhooks.zones!.idle();
+        await t.service.alerts.zones!.idle();
         await t.service.webhooks.worker.runDue();
       };
       /** Fixes 10 s apart, ending shortly before `t0` (tag-block times, whole seconds); steps a ship can sail (under 60 kn). */
@@ -147,7 +147,7 @@ describe("alerts end to end", () => {
         const hook = await api(a.key, "POST", "/api/v1/account/webhooks", { url: `https://${HOOK_HOST}:8443${path("zone")}` });
         const zone = await api(a.key, "POST", "/api/v1/account/zones", { name: "Helsinki harbour", geometry: HARBOUR });
         assert.equal(zone.status, 200);
-        await t.service.webhooks.zones!.idle();
+        await t.service.alerts.zones!.idle();
         const now = t.clock.now();
         await ingest(a.id, [...staticLines({ mmsi: 230123456, imo: 9176187, shipname: "BALTIC STAR" }), ...track(230123456, [24.86, 24.88, 24.91, 24.92, 24.93], now)]);
         // A ship lying on the boundary, its fixes scattering across it.
@@ -186,7 +186,7 @@ describe("alerts end to end", () => {
         await api(a.key, "POST", "/api/v1/account/webhooks", { url: `https://${HOOK_HOST}:8443${path("privacy")}` });
         await api(a.key, "POST", "/api/v1/account/zones", { name: "Mine", geometry: HARBOUR });
         const b = await stationFor(t, "pro", "neighbour");
-        await t.service.webhooks.zones!.idle();
+        await t.service.alerts.zones!.idle();
         const now = t.clock.now() + 600_000;
         t.clock.t = now;
         await ingest(b.id, track(230555555, [24.86, 24.88, 24.91, 24.92, 24.93], now));
@@ -204,14 +204,14 @@ describe("alerts end to end", () => {
         const a = await t.key("pro");
         const g = validatePolygon(HARBOUR);
         assert.ok(g.ok);
-        const before = t.service.webhooks.zones!.zones;
+        const before = t.service.alerts.zones!.zones;
         const z = await t.service.services.alerts.addZone(a.accountId, { name: "elsewhere", geometry: g.polygon, bbox: g.bbox }, 10, t.clock.now());
         assert.ok(z.ok);
-        await t.service.webhooks.zones!.refresh();
-        assert.equal(t.service.webhooks.zones!.zones, before + 1);
+        await t.service.alerts.zones!.refresh();
+        assert.equal(t.service.alerts.zones!.zones, before + 1);
         await t.service.services.alerts.deleteZone(a.accountId, z.value.id);
-        await t.service.webhooks.zones!.refresh();
-        assert.equal(t.service.webhooks.zones!.zones, before);
+        await t.service.alerts.zones!.refresh();
+        assert.equal(t.service.alerts.zones!.zones, before);
       });
 
       it("a followed vessel newly listed raises alert.sanctions for each follower; a list's first import (baseline) raises nothing", async () => {
@@ -222,10 +222,10 @@ describe("alerts end to end", () => {
         const c = await t.key("pro");
         await api(c.key, "POST", "/api/v1/account/follows", { imo: 9396854 });
         await importBytes(t, "ofac", "sdn.csv", ofacCsvBefore("2021-11-12").csv, { asOf: "2021-11-12" });
-        assert.equal(await t.service.webhooks.sanctions!.poll(), 0, "baseline events raise nothing");
+        assert.equal(await t.service.alerts.sanctions!.poll(), 0, "baseline events raise nothing");
         await importBytes(t, "ofac", "sdn.csv", ofacCsvBefore("2021-11-23").csv, { asOf: "2021-11-23" });
-        assert.equal(await t.service.webhooks.sanctions!.poll(), 2, "one alert per following account");
-        assert.equal(await t.service.webhooks.sanctions!.poll(), 0, "the cursor moved");
+        assert.equal(await t.service.alerts.sanctions!.poll(), 2, "one alert per following account");
+        assert.equal(await t.service.alerts.sanctions!.poll(), 0, "the cursor moved");
         await t.service.webhooks.worker.runDue();
         assert.equal(got("sanctions").length, 1);
         const rec = got("sanctions")[0]!;
@@ -266,12 +266,12 @@ describe("payload content rules (spec 6.2) with sources that forbid redistributi
     const g = validatePolygon(HARBOUR);
     assert.ok(g.ok);
     await t.service.services.alerts.addZone(a.accountId, { name: "Z", geometry: g.polygon, bbox: g.bbox }, 10, t.clock.now());
-    await t.service.webhooks.zones!.accountChanged(a.accountId);
+    await t.service.alerts.zones!.accountChanged(a.accountId);
     const station = (await t.service.ingest.directory.byId(a.id))!;
     const s = Math.floor(t.clock.now() / 1000) - 60;
     t.service.ingest.pipeline.submit(station, [24.86, 24.88, 24.91, 24.92].map((lon, i) => positionLine({ mmsi: 230777777, lat: 60.15, lon }, (s + i * 10) * 1000)), { source: "x", transport: "http" });
     await t.service.ingest.pipeline.flush();
-    await t.service.webhooks.zones!.idle();
+    await t.service.alerts.zones!.idle();
     const [body] = await bodies(a.accountId);
     const alert = body!.data.alert;
     assert.deepEqual(alert.fact, { t: "zone_enter", zoneId: alert.zone.id, zone: "Z" });
@@ -290,7 +290,7 @@ describe("payload content rules (spec 6.2) with sources that forbid redistributi
     for (const k of [pro, plus]) await t.service.services.alerts.addFollow(k.accountId, { kind: "vessel", imo: 9396854, mmsi: null, unlocode: null }, 10, t.clock.now());
     await importBytes(t, "ofac", "sdn.csv", ofacCsvBefore("2021-11-12").csv, { asOf: "2021-11-12" });
     await importBytes(t, "ofac", "sdn.csv", ofacCsvBefore("2021-11-23").csv, { asOf: "2021-11-23" });
-    await t.service.webhooks.sanctions!.poll();
+    await t.service.alerts.sanctions!.poll();
     const [p] = await bodies(pro.accountId);
     assert.equal(p!.data.alert.fact, null);
     assert.equal(p!.data.alert.text, null);

@@ -44,9 +44,9 @@ describe("alert.saved_search end to end", () => {
     assert.equal(search.status, 200, JSON.stringify(search.body));
     await api(a.key, "POST", "/api/v1/account/saved-searches", { name: "Ports", q: "marlin", kind: "port" });
     await importBytes(t, "ofac", "sdn.csv", ofacCsvBefore("2021-11-12").csv, { asOf: "2021-11-12" });
-    assert.equal(await t.service.webhooks.sanctions!.poll(), 0, "baseline events raise nothing");
+    assert.equal(await t.service.alerts.sanctions!.poll(), 0, "baseline events raise nothing");
     await importBytes(t, "ofac", "sdn.csv", ofacCsvBefore("2021-11-23").csv, { asOf: "2021-11-23" });
-    assert.equal(await t.service.webhooks.sanctions!.poll(), 1);
+    assert.equal(await t.service.alerts.sanctions!.poll(), 1);
     await t.service.webhooks.worker.runDue();
     const recs = receiver.received.filter((r) => r.url === "/saved");
     assert.equal(recs.length, 1);

@@ -4,7 +4,8 @@ import { errorBody } from "../../operations/envelope.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { stationAllows } from "./allow-check.ts";
 import { readIngestBody } from "./http-body.ts";
-import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
+import type { IngestPipeline } from "./pipeline.ts";
+import { STATION_COUNTERS } from "./station-counters.ts";
 import type { StationDirectory } from "./station-directory.ts";
 import { publicBase } from "../shared/public-base.ts";
 

@@ -1,7 +1,8 @@
 import type { Clock } from "../../ports/clock.ts";
 import type { PositionStore } from "../../ports/positions.ts";
 import { IngestMetrics } from "./metrics.ts";
-import { type IngestOptions, IngestPipeline } from "./pipeline.ts";
+import type { IngestOptions } from "./ingest-options.ts";
+import { IngestPipeline } from "./pipeline.ts";
 import { StationDirectory } from "./station-directory.ts";
 import { StationReceivers, type StationReceiversOptions } from "./station-receivers.ts";
 import type { Station } from "../../ports/accounts.ts";

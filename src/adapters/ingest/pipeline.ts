@@ -1,79 +1,13 @@
-import { type AisDecoder, type AisDecoderStats, createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
+import { createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
 import { JumpFilter } from "../../domain/tracks/position-jump.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { FeedReport } from "../../domain/feeds/report.ts";
-import type { CounterDelta, IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
+import type { IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
 import { identityUpdate, mergeIdentity } from "./identity-update.ts";
+import { type IngestOptions, ingestOptions } from "./ingest-options.ts";
 import type { IngestMetrics, Transport } from "./metrics.ts";
-
-export interface IngestOptions {
-  /** Position rows per write; a write starts as soon as this many are waiting. */
-  batchSize?: number;
-  /** Longest a received line waits before its batch is written (ms). */
-  flushIntervalMs?: number;
-  /** Rows waiting above which senders are slowed (TCP paused) or dropped and counted (UDP). */
-  maxBuffered?: number;
-  /** Fixes stamped further ahead of the receive time than this (a wrong tag-block clock) are not stored. */
-  futureToleranceMs?: number;
-  /** Incomplete multi-part messages are dropped after this long (decoder option). */
-  fragmentTimeoutMs?: number;
-}
-
-export interface SubmitContext {
-  /** Connection or sender id: multi-part messages are reassembled only within one source. */
-  source: string;
-  transport: Transport;
-}
-
-/** What a submit did with its lines; `stored` resolves once everything they produced is committed. */
-export interface SubmitResult {
-  lines: number;
-  messages: number;
-  fragments: number;
-  rejected: number;
-  /** Dropped lines by decoder reason (only with `detail`). */
-  reasons: Record<string, number>;
-  /** Valid fixes queued for storage. */
-  positions: number;
-  /** Position reports without a usable position (no fix, out of range, MMSI 0), stamped in the future, or jumps (below). */
-  invalidPositions: number;
-  /** Of those, positions farther from the ship's last fix than it can sail (position-jump.ts): counted, not stored. */
-  jumpedPositions: number;
-  statics: number;
-  stored: Promise<void>;
-}
-
-/** Station counter names for what the pipeline counts itself (the decoder's counts are `type:N`, `reason:R`). */
-export const STATION_COUNTERS = {
-  positions: "positions",
-  invalid: "positions_invalid",
-  future: "positions_future",
-  /** Fixes farther from the ship's last one than it can sail (domain/tracks/position-jump.ts): kept off tracks and zones. */
-  jump: "positions_jump",
-  statics: "statics",
-  unauthenticated: "unauthenticated",
-  oversized: "oversized_lines",
-  udpLost: "udp_lost",
-  /** Signed datagrams received again within the signature window (replayed), dropped. */
-  udpReplayed: "udp_replayed",
-  /** Station TCP connections closed for sending nothing within the idle timeout. */
-  idleClosed: "tcp_idle_closed",
-  overload: "overload_dropped",
-  /** Lines from a sender outside the station's --allow-from ranges, dropped. */
-  notAllowed: "address_not_allowed",
-  /** Message envelopes (AIS-catcher HTTP JSON) carrying no NMEA sentence, dropped. */
-  noNmea: "no_nmea",
-} as const;
-
-interface StationState {
-  station: IngestStation;
-  decoder: AisDecoder;
-  /** Decoder stats already turned into counter deltas. */
-  seen: AisDecoderStats;
-  /** Counts of the pipeline and listeners not yet written. */
-  pending: Map<string, number>;
-  heardAt: number;
-}
+import { addCount, STATION_COUNTERS, type StationState, takeCounters } from "./station-counters.ts";
+import { addDecoderDetail, FIX_FUTURE, FIX_INVALID, FIX_JUMP, FIX_QUEUED, type FixOutcome, type SubmitContext, type SubmitResult, SubmitTally } from "./submit-result.ts";
 
 interface Waiter {
   /** Position rows enqueued (in total) when the submit finished. */
@@ -83,30 +17,15 @@ interface Waiter {
   resolve: () => void;
 }
 
-const DEFAULTS: Required<IngestOptions> = {
-  batchSize: 5_000,
-  flushIntervalMs: 200,
-  maxBuffered: 200_000,
-  futureToleranceMs: 10 * 60_000,
-  fragmentTimeoutMs: 10_000,
-};
-
 const RESOLVED = Promise.resolve();
-
-/** What became of one position report: queued for storage, or why not. */
-const FIX_QUEUED = 0;
-const FIX_INVALID = 1;
-const FIX_FUTURE = 2;
-const FIX_JUMP = 3;
-type FixOutcome = typeof FIX_QUEUED | typeof FIX_INVALID | typeof FIX_FUTURE | typeof FIX_JUMP;
 
 /**
  * Lines from authenticated stations -> decoder (one per station) -> fixes and identities
  * -> bounded batches written by one writer at a time.
  *
- * Longer than the house's 400 lines: the batch, its waiters and the per-station counters are
- * one state machine (a line is acknowledged only once the batch holding it is written); what
- * a report says of a vessel is already apart (identity-update.ts).
+ * The batch and its waiters are one state machine (a line is acknowledged only once the batch
+ * holding it is written); the per-station counters (station-counters.ts), what a submit
+ * answers (submit-result.ts) and what a report says of a vessel (identity-update.ts) are apart.
  *
  * Why batches: a row per statement would cap SQLite at a few thousand rows/s and keep
  * PostgreSQL's pool busy; one transaction per batch writes tens of thousands per second
@@ -148,7 +67,7 @@ export class IngestPipeline {
     this.#store = store;
     this.#clock = clock;
     this.#metrics = metrics;
-    this.#opt = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+    this.#opt = ingestOptions(options);
     this.#onError = onError;
   }
 
@@ -187,17 +106,7 @@ export class IngestPipeline {
     const feedCtx = { source: ctx.source, receivedAt: now };
     const latestFuture = now + this.#opt.futureToleranceMs;
     let messages = 0;
-    let positions = 0;
-    let invalid = 0;
-    let future = 0;
-    let jumps = 0;
-    let statics = 0;
-    const counted = (r: FixOutcome) => {
-      if (r === FIX_QUEUED) positions++;
-      else if (r === FIX_INVALID) invalid++;
-      else if (r === FIX_FUTURE) future++;
-      else jumps++;
-    };
+    const tally = new SubmitTally();
     for (let i = 0; i < lines.length; i++) {
       const m = decoder.feed(lines[i]!, feedCtx);
       if (m === null) continue;
@@ -207,39 +116,30 @@ export class IngestPipeline {
         case 2:
         case 3:
         case 27: {
-          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 27 ? null : m.heading, m.navStatus, latestFuture, true));
+          tally.fix(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 27 ? null : m.heading, m.navStatus, latestFuture, true));
           break;
         }
         case 9:
         case 18: {
           // A SAR aircraft (type 9) flies faster than any ship: its fixes are not judged by a ship's speed.
-          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 18 ? m.heading : null, null, latestFuture, m.type === 18));
+          tally.fix(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.type === 18 ? m.heading : null, null, latestFuture, m.type === 18));
           break;
         }
         case 19: {
-          counted(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.heading, null, latestFuture, true));
+          tally.fix(this.#fix(station.id, m.mmsi, m.time, m.lat, m.lon, m.sog, m.cog, m.heading, null, latestFuture, true));
           this.#identity(m, station.id, now);
-          statics++;
+          tally.statics++;
           break;
         }
         case 5:
         case 24:
-          if (this.#identity(m, station.id, now)) statics++;
+          if (this.#identity(m, station.id, now)) tally.statics++;
           break;
       }
     }
-    const stored = this.#submitted(state, now, { positions, invalid, future, jumps, statics }, options.wait !== false);
-
-    const result: SubmitResult = { lines: lines.length, messages, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future + jumps, jumpedPositions: jumps, statics, stored };
-    if (before) {
-      const after = decoder.stats();
-      result.fragments = after.fragments - before.fragments;
-      result.rejected = after.rejected - before.rejected;
-      for (const [reason, n] of Object.entries(after.reasons)) {
-        const d = n - before.reasons[reason as keyof typeof before.reasons];
-        if (d > 0) result.reasons[reason] = d;
-      }
-    }
+    const stored = this.#submitted(state, now, tally, options.wait !== false);
+    const result = tally.result(lines.length, messages, stored);
+    if (before) addDecoderDetail(result, before, decoder.stats());
     return result;
   }
 
@@ -252,37 +152,29 @@ export class IngestPipeline {
     const state = this.#state(station);
     const now = this.#clock.now();
     const latestFuture = now + this.#opt.futureToleranceMs;
-    let positions = 0;
-    let invalid = 0;
-    let future = 0;
-    let jumps = 0;
-    let statics = 0;
+    const tally = new SubmitTally();
     for (const r of reports) {
       if (r.kind === "position") {
-        const o = this.#fix(station.id, r.mmsi, r.time, r.lat, r.lon, r.sog, r.cog, r.heading, r.navStatus, latestFuture, true);
-        if (o === FIX_QUEUED) positions++;
-        else if (o === FIX_INVALID) invalid++;
-        else if (o === FIX_FUTURE) future++;
-        else jumps++;
+        tally.fix(this.#fix(station.id, r.mmsi, r.time, r.lat, r.lon, r.sog, r.cog, r.heading, r.navStatus, latestFuture, true));
       } else {
         const { kind: _, ...fields } = r;
         const u: VesselIdentityUpdate = { ...fields, stationId: station.id, updatedAt: now };
         const key = `${station.id}:${r.mmsi}`;
         const prev = this.#identities.get(key);
         this.#identities.set(key, prev ? mergeIdentity(prev, u) : u);
-        statics++;
+        tally.statics++;
       }
     }
-    this.#add(state, "feed_messages", reports.length);
-    const stored = this.#submitted(state, now, { positions, invalid, future, jumps, statics }, options.wait !== false);
-    return { lines: 0, messages: reports.length, fragments: 0, rejected: 0, reasons: {}, positions, invalidPositions: invalid + future + jumps, jumpedPositions: jumps, statics, stored };
+    addCount(state, "feed_messages", reports.length);
+    const stored = this.#submitted(state, now, tally, options.wait !== false);
+    return tally.result(0, reports.length, stored);
   }
 
   /** Counts a listener-side event against a station (oversized lines, UDP gaps, failed signatures). */
   count(station: IngestStation, counter: string, n = 1): void {
     if (n === 0) return;
     const state = this.#state(station);
-    this.#add(state, counter, n);
+    addCount(state, counter, n);
     this.#touched.add(state);
     this.#schedule();
   }
@@ -327,14 +219,14 @@ export class IngestPipeline {
   }
 
   /** Counts what a submit queued, marks the station heard, and returns the promise its sender waits on (none for UDP). */
-  #submitted(state: StationState, now: number, n: { positions: number; invalid: number; future: number; jumps: number; statics: number }, wait: boolean): Promise<void> {
+  #submitted(state: StationState, now: number, n: SubmitTally, wait: boolean): Promise<void> {
     state.heardAt = now;
     this.#touched.add(state);
-    this.#add(state, STATION_COUNTERS.positions, n.positions);
-    this.#add(state, STATION_COUNTERS.invalid, n.invalid);
-    this.#add(state, STATION_COUNTERS.future, n.future);
-    this.#add(state, STATION_COUNTERS.jump, n.jumps);
-    this.#add(state, STATION_COUNTERS.statics, n.statics);
+    addCount(state, STATION_COUNTERS.positions, n.positions);
+    addCount(state, STATION_COUNTERS.invalid, n.invalid);
+    addCount(state, STATION_COUNTERS.future, n.future);
+    addCount(state, STATION_COUNTERS.jump, n.jumps);
+    addCount(state, STATION_COUNTERS.statics, n.statics);
     // UDP senders get no answer, so they need no promise: one fewer allocation per datagram.
     const stored = wait
       ? new Promise<void>((resolve) => {
@@ -392,10 +284,6 @@ export class IngestPipeline {
     return s;
   }
 
-  #add(state: StationState, counter: string, n: number): void {
-    if (n !== 0) state.pending.set(counter, (state.pending.get(counter) ?? 0) + n);
-  }
-
   #schedule(): void {
     this.#metrics.buffered.set(this.#positions.length);
     if (this.#flushing || this.#immediate) return;
@@ -441,7 +329,7 @@ export class IngestPipeline {
     this.#identities = new Map();
     this.#flushesStarted++;
     const flushNo = this.#flushesStarted;
-    const { counters, heard, apply } = this.#takeCounters();
+    const { counters, heard, apply } = takeCounters(this.#touched, this.#metrics);
     const started = performance.now();
     try {
       const { inserted } = await this.#store.writeBatch({ positions, latest: [...latest.values()], identities: [...identities.values()], counters, heard });
@@ -478,7 +366,7 @@ export class IngestPipeline {
       for (const c of counters) {
         const s = this.#stations.get(c.stationId);
         if (s) {
-          this.#add(s, c.counter, c.delta);
+          addCount(s, c.counter, c.delta);
           this.#touched.add(s);
         }
       }
@@ -490,49 +378,5 @@ export class IngestPipeline {
       this.#drainWaiters = [];
       for (const w of ws) w();
     }
-  }
-
-  /** Turns what touched stations counted since the last flush into deltas; `apply` feeds them to /metrics once written. */
-  #takeCounters(): { counters: CounterDelta[]; heard: { stationId: number; at: number }[]; apply: () => void } {
-    const counters: CounterDelta[] = [];
-    const heard: { stationId: number; at: number }[] = [];
-    for (const s of this.#touched) {
-      const id = s.station.id;
-      const now = s.decoder.stats();
-      const was = s.seen;
-      s.seen = now;
-      // One delta per counter name: a name counted by both the decoder and the pipeline is summed, never written twice in one upsert.
-      const deltas = new Map<string, number>();
-      const d = (counter: string, delta: number) => {
-        if (delta !== 0) deltas.set(counter, (deltas.get(counter) ?? 0) + delta);
-      };
-      d("lines", now.lines - was.lines);
-      d("messages", now.messages - was.messages);
-      d("fragments", now.fragments - was.fragments);
-      d("rejected", now.rejected - was.rejected);
-      for (const [t, n] of Object.entries(now.byType)) d(`type:${t}`, n - (was.byType[t] ?? 0));
-      for (const [r, n] of Object.entries(now.reasons)) d(`reason:${r}`, n - was.reasons[r as keyof typeof was.reasons]);
-      for (const [counter, n] of s.pending) d(counter, n);
-      s.pending.clear();
-      for (const [counter, delta] of deltas) counters.push({ stationId: id, counter, delta });
-      if (s.heardAt > 0) heard.push({ stationId: id, at: s.heardAt });
-    }
-    this.#touched.clear();
-    const metrics = this.#metrics;
-    const apply = () => {
-      for (const c of counters) {
-        const station = String(c.stationId);
-        if (c.counter === "lines") metrics.lines.inc({ station }, c.delta);
-        else if (c.counter.startsWith("type:")) metrics.messages.inc({ station, type: c.counter.slice(5) }, c.delta);
-        else if (c.counter.startsWith("reason:")) metrics.reasons.inc({ station, reason: c.counter.slice(7) }, c.delta);
-        else if (c.counter === STATION_COUNTERS.positions) metrics.positions.inc({ station, outcome: "queued" }, c.delta);
-        else if (c.counter === STATION_COUNTERS.invalid) metrics.positions.inc({ station, outcome: "invalid" }, c.delta);
-        else if (c.counter === STATION_COUNTERS.future) metrics.positions.inc({ station, outcome: "future" }, c.delta);
-        else if (c.counter === STATION_COUNTERS.jump) metrics.positions.inc({ station, outcome: "jump" }, c.delta);
-        else if (c.counter === STATION_COUNTERS.statics) metrics.statics.inc({ station }, c.delta);
-        else if (c.counter !== "messages" && c.counter !== "fragments" && c.counter !== "rejected") metrics.stationEvents.inc({ station, event: c.counter }, c.delta);
-      }
-    };
-    return { counters, heard, apply };
   }
 }

@@ -4,7 +4,8 @@ import { allowFromMatcher } from "../../domain/stations/allow-from.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { holdWhileOverloaded } from "./back-pressure.ts";
 import { LineSplitter } from "./lines.ts";
-import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
+import type { IngestPipeline } from "./pipeline.ts";
+import { STATION_COUNTERS } from "./station-counters.ts";
 
 /** A station's plain port as the listener needs it: whose lines, and from where they may come. */
 export interface PlainStation {

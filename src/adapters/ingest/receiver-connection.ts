@@ -3,7 +3,8 @@ import type { ConnectTarget } from "../../domain/stations/connect-target.ts";
 import type { IngestStation } from "../../ports/positions.ts";
 import { holdWhileOverloaded } from "./back-pressure.ts";
 import { LineSplitter } from "./lines.ts";
-import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
+import type { IngestPipeline } from "./pipeline.ts";
+import { STATION_COUNTERS } from "./station-counters.ts";
 
 export interface ReceiverConnectionOptions {
   /** First wait after a failure; doubled per failure up to `maxBackoffMs` (defaults 1 s and 5 minutes). */

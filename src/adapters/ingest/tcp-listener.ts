@@ -2,7 +2,8 @@ import { createServer, type Socket } from "node:net";
 import type { IngestStation } from "../../ports/positions.ts";
 import { stationAllows } from "./allow-check.ts";
 import { LineSplitter } from "./lines.ts";
-import { type IngestPipeline, STATION_COUNTERS } from "./pipeline.ts";
+import type { IngestPipeline } from "./pipeline.ts";
+import { STATION_COUNTERS } from "./station-counters.ts";
 import type { StationDirectory } from "./station-directory.ts";
 
 export interface TcpListenerOptions {

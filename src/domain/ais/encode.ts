@@ -1,4 +1,4 @@
-// AIS encoder: the inverse of decode.ts for the messages a receiving station hears most
+// AIS encoder: the inverse of payload-decoder.ts for the messages a receiving station hears most
 // (types 1/2/3, 5, 18, 24 A/B), and NMEA 0183 framing of the payload into !AIVDM sentences.
 //
 // Why we have one: the station simulator and the ingest benchmarks need real-looking
@@ -6,6 +6,11 @@
 // by one LSB in ~10% of reports and sends type 5 as one 71-character sentence; see
 // docs/ais-decoding.md). Field layouts and sentinels follow ITU-R M.1371-5 Annex 8 and the gpsd
 // AIVDM page, the same references as the decoder. Pure: no I/O, no clock.
+
+import type { PositionReportClassA, PositionReportClassB, StaticVoyageData } from "./messages.ts";
+
+/** What an encoder takes of a decoded message: the `Given` fields as decoded, the `Defaulted` ones optional (the "not available" or usual value when absent). */
+type EncodeInput<M, Given extends keyof M, Defaulted extends keyof M> = Pick<M, Given> & Partial<Pick<M, Defaulted>>;
 
 /** Six-bit text (M.1371-5 table): '@'..'_' are 0..31, ' '..'?' are 32..63. */
 function sixbitChar(code: number): number {
@@ -55,6 +60,16 @@ class BitWriter {
   }
 }
 
+/** A message of `bits` bits, its header written: type, repeat indicator and MMSI (M.1371-5 Annex 8, the same in every message). */
+function message(bits: number, type: number, m: { repeat?: number; mmsi: number }): BitWriter {
+  return new BitWriter(bits).uint(type, 6).uint(m.repeat ?? 0, 2).uint(m.mmsi, 30);
+}
+
+/** Distances from the reference point to bow, stern, port and starboard (types 5 and 24 B), at their field maximums. */
+function writeDimensions(w: BitWriter, m: { toBow: number; toStern: number; toPort: number; toStarboard: number }): BitWriter {
+  return w.uint(Math.min(511, m.toBow), 9).uint(Math.min(511, m.toStern), 9).uint(Math.min(63, m.toPort), 6).uint(Math.min(63, m.toStarboard), 6);
+}
+
 /** Degrees to the 1/10000 minute units of positions, with the "not available" sentinel. */
 function position(deg: number | null, sentinel: number): number {
   return Math.round((deg ?? sentinel) * 600_000);
@@ -69,44 +84,30 @@ function wholeOr(v: number | null | undefined, sentinel: number): number {
   return v === null || v === undefined || !Number.isFinite(v) ? sentinel : Math.round(v);
 }
 
-export interface EncodePositionA {
-  type?: 1 | 2 | 3;
-  repeat?: number;
-  mmsi: number;
-  navStatus?: number;
-  /** Raw ROT indicator -127..127; null = not available (-128). */
-  rot?: number | null;
-  /** Knots; null = not available. */
-  sog: number | null;
-  accuracy?: boolean;
-  lat: number | null;
-  lon: number | null;
-  /** Degrees; null = not available. */
-  cog: number | null;
-  /** Whole degrees; null = not available. */
-  heading: number | null;
-  /** UTC second 0..59, 60 = not available. */
-  second?: number;
-  maneuver?: number;
-  raim?: boolean;
-  radio?: number;
-}
+export type EncodePositionA = EncodeInput<
+  PositionReportClassA,
+  "mmsi" | "sog" | "lat" | "lon" | "cog" | "heading",
+  "type" | "repeat" | "navStatus" | "rot" | "accuracy" | "second" | "maneuver" | "raim" | "radio"
+>;
 
-/** Types 1/2/3, Class A position report (168 bits). */
-export function encodePositionA(m: EncodePositionA): { payload: string; fill: number } {
-  return new BitWriter(168)
-    .uint(m.type ?? 1, 6)
-    .uint(m.repeat ?? 0, 2)
-    .uint(m.mmsi, 30)
-    .uint(m.navStatus ?? 15, 4)
-    .uint(m.rot === null || m.rot === undefined ? -128 : m.rot, 8)
+/** Speed, accuracy, position, course, heading and second: the same fields of the same widths in types 1-3 and 18. */
+function writeMotion(w: BitWriter, m: EncodePositionA | EncodePositionB): BitWriter {
+  return w
     .uint(tenths(m.sog, 1023, 1022), 10)
     .bool(m.accuracy ?? false)
     .uint(position(m.lon, 181), 28)
     .uint(position(m.lat, 91), 27)
     .uint(tenths(m.cog, 3600, 3599), 12)
     .uint(wholeOr(m.heading, 511), 9)
-    .uint(m.second ?? 60, 6)
+    .uint(m.second ?? 60, 6);
+}
+
+/** Types 1/2/3, Class A position report (168 bits). */
+export function encodePositionA(m: EncodePositionA): { payload: string; fill: number } {
+  const head = message(168, m.type ?? 1, m)
+    .uint(m.navStatus ?? 15, 4)
+    .uint(m.rot === null || m.rot === undefined ? -128 : m.rot, 8);
+  return writeMotion(head, m)
     .uint(m.maneuver ?? 0, 2)
     .uint(0, 3)
     .bool(m.raim ?? false)
@@ -114,34 +115,13 @@ export function encodePositionA(m: EncodePositionA): { payload: string; fill: nu
     .armor();
 }
 
-export interface EncodePositionB {
-  repeat?: number;
-  mmsi: number;
-  sog: number | null;
-  accuracy?: boolean;
-  lat: number | null;
-  lon: number | null;
-  cog: number | null;
-  heading: number | null;
-  second?: number;
-  /** Class B unit type: true = carrier sense (CS), the common kind. */
-  cs?: boolean;
-}
+/** `cs`: the Class B unit type, carrier sense (CS) unless false (the common kind). */
+export type EncodePositionB = EncodeInput<PositionReportClassB, "mmsi" | "sog" | "lat" | "lon" | "cog" | "heading", "repeat" | "accuracy" | "second" | "cs">;
 
 /** Type 18, standard Class B position report (168 bits). */
 export function encodePositionB(m: EncodePositionB): { payload: string; fill: number } {
-  return new BitWriter(168)
-    .uint(18, 6)
-    .uint(m.repeat ?? 0, 2)
-    .uint(m.mmsi, 30)
-    .uint(0, 8)
-    .uint(tenths(m.sog, 1023, 1022), 10)
-    .bool(m.accuracy ?? false)
-    .uint(position(m.lon, 181), 28)
-    .uint(position(m.lat, 91), 27)
-    .uint(tenths(m.cog, 3600, 3599), 12)
-    .uint(wholeOr(m.heading, 511), 9)
-    .uint(m.second ?? 60, 6)
+  const head = message(168, 18, m).uint(0, 8);
+  return writeMotion(head, m)
     .uint(0, 2)
     .bool(m.cs ?? true)
     .bool(false)
@@ -154,45 +134,21 @@ export function encodePositionB(m: EncodePositionB): { payload: string; fill: nu
     .armor();
 }
 
-export interface EncodeStatic {
-  repeat?: number;
-  mmsi: number;
-  aisVersion?: number;
-  /** IMO number; null = not available (0). */
-  imo: number | null;
-  callsign: string;
-  shipname: string;
-  shipType: number;
-  toBow: number;
-  toStern: number;
-  toPort: number;
-  toStarboard: number;
-  epfd?: number;
-  etaMonth?: number | null;
-  etaDay?: number | null;
-  etaHour?: number | null;
-  etaMinute?: number | null;
-  /** Metres; null = not available. */
-  draught?: number | null;
-  destination: string;
-  dte?: boolean;
-}
+export type EncodeStatic = EncodeInput<
+  StaticVoyageData,
+  "mmsi" | "imo" | "callsign" | "shipname" | "shipType" | "toBow" | "toStern" | "toPort" | "toStarboard" | "destination",
+  "repeat" | "aisVersion" | "epfd" | "etaMonth" | "etaDay" | "etaHour" | "etaMinute" | "draught" | "dte"
+>;
 
 /** Type 5, static and voyage related data (424 bits: two sentences). */
 export function encodeStatic(m: EncodeStatic): { payload: string; fill: number } {
-  return new BitWriter(424)
-    .uint(5, 6)
-    .uint(m.repeat ?? 0, 2)
-    .uint(m.mmsi, 30)
+  const named = message(424, 5, m)
     .uint(m.aisVersion ?? 2, 2)
     .uint(m.imo ?? 0, 30)
     .text(m.callsign, 7)
     .text(m.shipname, 20)
-    .uint(m.shipType, 8)
-    .uint(Math.min(511, m.toBow), 9)
-    .uint(Math.min(511, m.toStern), 9)
-    .uint(Math.min(63, m.toPort), 6)
-    .uint(Math.min(63, m.toStarboard), 6)
+    .uint(m.shipType, 8);
+  return writeDimensions(named, m)
     .uint(m.epfd ?? 1, 4)
     .uint(m.etaMonth ?? 0, 4)
     .uint(m.etaDay ?? 0, 5)
@@ -207,13 +163,7 @@ export function encodeStatic(m: EncodeStatic): { payload: string; fill: number }
 
 /** Type 24 part A: Class B name (160 bits). */
 export function encodeStaticB_A(m: { repeat?: number; mmsi: number; shipname: string }): { payload: string; fill: number } {
-  return new BitWriter(160)
-    .uint(24, 6)
-    .uint(m.repeat ?? 0, 2)
-    .uint(m.mmsi, 30)
-    .uint(0, 2)
-    .text(m.shipname, 20)
-    .armor();
+  return message(160, 24, m).uint(0, 2).text(m.shipname, 20).armor();
 }
 
 /** Type 24 part B: Class B ship type, vendor, call sign and dimensions (168 bits). */
@@ -230,22 +180,14 @@ export function encodeStaticB_B(m: {
   toPort: number;
   toStarboard: number;
 }): { payload: string; fill: number } {
-  return new BitWriter(168)
-    .uint(24, 6)
-    .uint(m.repeat ?? 0, 2)
-    .uint(m.mmsi, 30)
+  const named = message(168, 24, m)
     .uint(1, 2)
     .uint(m.shipType, 8)
     .text(m.vendorId ?? "", 3)
     .uint(m.model ?? 0, 4)
     .uint(m.serial ?? 0, 20)
-    .text(m.callsign, 7)
-    .uint(Math.min(511, m.toBow), 9)
-    .uint(Math.min(511, m.toStern), 9)
-    .uint(Math.min(63, m.toPort), 6)
-    .uint(Math.min(63, m.toStarboard), 6)
-    .uint(0, 6)
-    .armor();
+    .text(m.callsign, 7);
+  return writeDimensions(named, m).uint(0, 6).armor();
 }
 
 /** XOR of the characters, as two upper-case hex digits (IEC 61162-1). */

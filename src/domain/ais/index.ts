@@ -101,10 +101,10 @@
  *   type 27 over 96 bits) is rejected (`illegal_length`), not decoded.
  */
 
-export type { AisDecoder, AisDecoderOptions, AisDecoderStats, FeedContext } from "./decoder.ts";
-export { createAisDecoder } from "./decoder.ts";
-export type { PayloadMeta, PayloadResult } from "./decode.ts";
-export { decodePayload } from "./decode.ts";
+export type { AisDecoder, AisDecoderOptions, AisDecoderStats, FeedContext } from "./sentence-stream.ts";
+export { createAisDecoder } from "./sentence-stream.ts";
+export type { PayloadMeta, PayloadResult } from "./payload-decoder.ts";
+export { decodePayload } from "./payload-decoder.ts";
 export type * from "./messages.ts";
 export type { AisReason } from "./reasons.ts";
 export { AIS_REASONS, EVENT_REASONS } from "./reasons.ts";

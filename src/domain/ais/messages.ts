@@ -27,18 +27,8 @@ interface Header extends AisEnvelope {
   mmsi: number;
 }
 
-/** Types 1, 2, 3: Class A position report (M.1371-5, messages 1-3). */
-export interface PositionReportClassA extends Header {
-  type: 1 | 2 | 3;
-  /** Navigational status 0..15 (15 = not defined). */
-  navStatus: number;
-  /** Raw rate-of-turn indicator -127..127 (ROT_AIS); null when -128 (not available). */
-  rot: number | null;
-  /**
-   * Rate of turn in degrees per minute, sign(rot) * (rot / 4.733)^2 (M.1371-5, messages 1-3);
-   * null when rot is null or +-127 (turning faster than 5 deg/30 s, no rate sensor).
-   */
-  turnDegPerMin: number | null;
+/** Where a ship is and how it moves, as position reports of types 1-3, 18 and 19 carry it. */
+interface ShipMotion {
   /** Speed over ground, knots (0.1 kn resolution; 102.2 = 102.2 kn or more); null when 102.3 (n/a). */
   sog: number | null;
   /** Position accuracy flag: true = high (< 10 m). */
@@ -53,6 +43,20 @@ export interface PositionReportClassA extends Header {
   heading: number | null;
   /** UTC second of the report 0..59; 60 = n/a, 61 manual, 62 dead reckoning, 63 inoperative (raw). */
   second: number;
+}
+
+/** Types 1, 2, 3: Class A position report (M.1371-5, messages 1-3). */
+export interface PositionReportClassA extends Header, ShipMotion {
+  type: 1 | 2 | 3;
+  /** Navigational status 0..15 (15 = not defined). */
+  navStatus: number;
+  /** Raw rate-of-turn indicator -127..127 (ROT_AIS); null when -128 (not available). */
+  rot: number | null;
+  /**
+   * Rate of turn in degrees per minute, sign(rot) * (rot / 4.733)^2 (M.1371-5, messages 1-3);
+   * null when rot is null or +-127 (turning faster than 5 deg/30 s, no rate sensor).
+   */
+  turnDegPerMin: number | null;
   /** Special manoeuvre indicator 0..2 (0 = n/a). */
   maneuver: number;
   /** RAIM flag. */
@@ -85,8 +89,20 @@ export interface BaseStationReport extends Header {
   radio: number;
 }
 
+/** The reference point of a ship's position, as distances to its ends and sides (types 5 and 19). */
+interface ShipDimensions {
+  /** Distance from the reference point to the bow, metres (0 = n/a, 511 = 511 m or more). */
+  toBow: number;
+  /** Distance to the stern, metres. */
+  toStern: number;
+  /** Distance to port, metres (63 = 63 m or more). */
+  toPort: number;
+  /** Distance to starboard, metres. */
+  toStarboard: number;
+}
+
 /** Type 5: static and voyage related data, M.1371-5. */
-export interface StaticVoyageData extends Header {
+export interface StaticVoyageData extends Header, ShipDimensions {
   type: 5;
   /** AIS version indicator 0..3. */
   aisVersion: number;
@@ -96,14 +112,6 @@ export interface StaticVoyageData extends Header {
   shipname: string;
   /** Type of ship and cargo 0..255 (raw). */
   shipType: number;
-  /** Distance from the reference point to the bow, metres (0 = n/a, 511 = 511 m or more). */
-  toBow: number;
-  /** Distance to the stern, metres. */
-  toStern: number;
-  /** Distance to port, metres (63 = 63 m or more). */
-  toPort: number;
-  /** Distance to starboard, metres. */
-  toStarboard: number;
   epfd: number;
   /** ETA month 1..12; null when 0 (n/a). */
   etaMonth: number | null;
@@ -139,15 +147,8 @@ export interface SarAircraftReport extends Header {
 }
 
 /** Type 18: standard Class B position report, M.1371-5. */
-export interface PositionReportClassB extends Header {
+export interface PositionReportClassB extends Header, ShipMotion {
   type: 18;
-  sog: number | null;
-  accuracy: boolean;
-  lon: number | null;
-  lat: number | null;
-  cog: number | null;
-  heading: number | null;
-  second: number;
   /** Class B unit flag: true = CS (carrier sense) unit, false = SOTDMA. */
   cs: boolean;
   display: boolean;
@@ -160,21 +161,10 @@ export interface PositionReportClassB extends Header {
 }
 
 /** Type 19: extended Class B position report, M.1371-5. */
-export interface ExtendedClassBReport extends Header {
+export interface ExtendedClassBReport extends Header, ShipMotion, ShipDimensions {
   type: 19;
-  sog: number | null;
-  accuracy: boolean;
-  lon: number | null;
-  lat: number | null;
-  cog: number | null;
-  heading: number | null;
-  second: number;
   shipname: string;
   shipType: number;
-  toBow: number;
-  toStern: number;
-  toPort: number;
-  toStarboard: number;
   epfd: number;
   raim: boolean;
   dte: boolean;

@@ -1,11 +1,9 @@
-// Stream decoder: NMEA 0183 framing (IEC 61162-1), NMEA 4.0 tag blocks, multi-part
-// reassembly and statistics. Pure: time only enters through `receivedAt`.
-//
-// Longer than the house's 400 lines on purpose: the per-line path (framing, tag block,
-// fragment table, counters) runs a million times a second and shares its state in one
-// closure; the reason codes and message types already live in files of their own.
+// Stream decoder: NMEA 0183 framing (IEC 61162-1) and statistics, over NMEA 4.0 tag
+// blocks (tag-block.ts) and multi-part reassembly (fragment-table.ts). Pure: time only
+// enters through `receivedAt`. The per-line path runs a million times a second: what it
+// shares lives in one object, and the reason codes and message types in files of their own.
 
-import { type DecodeOutcome, decodeUnpacked } from "./decode.ts";
+import { type DecodeOutcome, decodeUnpacked } from "./payload-decoder.ts";
 import type { DecodedAisMessage } from "./messages.ts";
 import {
   AIS_REASONS,
@@ -19,16 +17,14 @@ import {
   R_BAD_TAG_BLOCK_CHECKSUM,
   R_EMPTY_LINE,
   R_EMPTY_PAYLOAD,
-  R_FRAGMENT_DUPLICATE,
-  R_FRAGMENT_MISSING,
-  R_FRAGMENT_OUT_OF_ORDER,
   R_LINE_TOO_LONG,
   R_NO_CHECKSUM,
   R_NO_SENTENCE,
   R_NOT_AIS,
-  R_PENDING_OVERFLOW,
 } from "./reasons.ts";
+import { FRAGMENT_HELD, FragmentTable } from "./fragment-table.ts";
 import { ARMOR_TABLE, beginUnpack, endUnpack, unpackArmored } from "./sixbit.ts";
+import { hexAt, parseTagBlock, type TagBlock } from "./tag-block.ts";
 
 export interface AisDecoderOptions {
   /**
@@ -76,34 +72,6 @@ export interface AisDecoder {
 /** Longest '!'..'*' span accepted; real VDM sentences are at most 82 characters (some feeds send ~100). */
 const MAX_SENTENCE = 512;
 
-interface Pending {
-  /** Fragment count announced by the sentences. */
-  total: number;
-  /** Number of the next expected fragment. */
-  next: number;
-  /** Concatenated payload so far. */
-  payload: string;
-  /** Payload of fragment 1 (to tell a duplicate from a new message). */
-  first: string;
-  /** receivedAt of fragment 1 (timeout base). */
-  firstAt: number;
-  time: number;
-  station: string | null;
-  channel: string;
-  own: boolean;
-}
-
-/** HEX[charCode] = value 0..15, or -1. Upper and lower case accepted (lenient). */
-const HEX = new Int8Array(128).fill(-1);
-for (let c = 48; c <= 57; c++) HEX[c] = c - 48;
-for (let c = 65; c <= 70; c++) HEX[c] = c - 55;
-for (let c = 97; c <= 102; c++) HEX[c] = c - 87;
-
-function hexAt(line: string, i: number): number {
-  const v = HEX[line.charCodeAt(i)];
-  return v === undefined ? -1 : v;
-}
-
 /** Positions of the first six commas of the line being parsed (scratch, reused). */
 const COMMAS = new Int32Array(6);
 
@@ -111,18 +79,16 @@ const COMMAS = new Int32Array(6);
 const CHANNELS: string[] = [];
 for (let c = 0; c < 128; c++) CHANNELS.push(String.fromCharCode(c));
 
-class Decoder implements AisDecoder {
-  readonly timeout: number;
-  readonly maxPending: number;
-  readonly pendingByKey = new Map<string, Pending>();
+class Decoder implements AisDecoder, TagBlock {
   readonly reasonCounts = new Float64Array(AIS_REASONS.length);
+  readonly fragmentTable: FragmentTable;
+  /** The fragment table's map, read on every line. */
+  readonly pendingByKey: Map<string, unknown>;
   readonly typeCounts = new Float64Array(64);
   lines = 0;
   messages = 0;
   fragments = 0;
   rejected = 0;
-  lastSweep = Number.NEGATIVE_INFINITY;
-
   // Tag block fields of the current line (set by parseTagBlock).
   tagStation: string | null = null;
   tagTime = -1;
@@ -130,9 +96,9 @@ class Decoder implements AisDecoder {
 
   constructor(opts: AisDecoderOptions) {
     const t = opts.fragmentTimeoutMs;
-    this.timeout = typeof t === "number" && t > 0 ? t : 10000;
     const mp = opts.maxPending;
-    this.maxPending = typeof mp === "number" && mp >= 1 ? Math.floor(mp) : 10000;
+    this.fragmentTable = new FragmentTable(typeof t === "number" && t > 0 ? t : 10000, typeof mp === "number" && mp >= 1 ? Math.floor(mp) : 10000, this.reasonCounts);
+    this.pendingByKey = this.fragmentTable.pending;
   }
 
   feed(line: string, ctx: FeedContext): DecodedAisMessage | null {
@@ -154,7 +120,10 @@ class Decoder implements AisDecoder {
   feedLine(line: string, ctx: FeedContext): DecodedAisMessage | null {
     if (typeof line !== "string") return this.reject(R_NO_SENTENCE);
     const now = ctx.receivedAt;
-    if (this.pendingByKey.size > 0 && now - this.lastSweep >= this.timeout) this.expire(now);
+    if (this.pendingByKey.size > 0) {
+      const table = this.fragmentTable;
+      if (now - table.lastSweep >= table.timeout) table.expire(now);
+    }
 
     // Trim whitespace and CR/LF on both sides.
     let end = line.length;
@@ -171,7 +140,7 @@ class Decoder implements AisDecoder {
     if (c === 92) {
       const close = line.indexOf("\\", p + 1);
       if (close < 0 || close >= end) return this.reject(R_BAD_TAG_BLOCK);
-      this.parseTagBlock(line, p + 1, close);
+      if (!parseTagBlock(line, p + 1, close, this)) this.reasonCounts[R_BAD_TAG_BLOCK_CHECKSUM]!++;
       p = close + 1;
       c = line.charCodeAt(p);
     }
@@ -301,61 +270,12 @@ class Decoder implements AisDecoder {
     let key = ctx.source + "\u0000" + line.slice(p + 1, p + 3) + "\u0000" + channel + "\u0000" + total;
     if (seqLen === 1) key += line[c2 + 1];
     else if (this.tagGroup !== null) key += "g" + this.tagGroup;
-    const map = this.pendingByKey;
-    let pend = map.get(key);
-    if (pend !== undefined && now - pend.firstAt > this.timeout) {
-      map.delete(key);
-      this.reasonCounts[R_FRAGMENT_MISSING]!++;
-      pend = undefined;
-    }
-    const payload = line.slice(payStart, payEnd);
-
-    if (num === 1) {
-      if (payload.length === 0) return this.reject(R_EMPTY_PAYLOAD);
-      if (pend !== undefined) {
-        // A new fragment 1 for the same key: an exact repeat of the pending one is a
-        // duplicate from a second receiver; anything else means the old message lost
-        // its tail. Either way the new fragment starts over.
-        const dup = pend.next === 2 && pend.first === payload;
-        this.reasonCounts[dup ? R_FRAGMENT_DUPLICATE : R_FRAGMENT_MISSING]!++;
-        map.delete(key);
-      }
-      if (map.size >= this.maxPending) {
-        const oldest = map.keys().next();
-        if (oldest.done !== true) map.delete(oldest.value);
-        this.reasonCounts[R_PENDING_OVERFLOW]!++;
-      }
-      map.set(key, {
-        total,
-        next: 2,
-        payload,
-        first: payload,
-        firstAt: now,
-        time,
-        station: this.tagStation,
-        channel,
-        own,
-      });
+    const pend = this.fragmentTable.add(key, num, total, line.slice(payStart, payEnd), now, time, this.tagStation, channel, own);
+    if (pend === FRAGMENT_HELD) {
       this.fragments++;
       return null;
     }
-
-    if (pend === undefined || pend.next !== num) {
-      // Out of order or orphan fragment: the pending message (if any) can no longer
-      // be completed correctly, so it is dropped too (never spliced).
-      if (pend !== undefined) {
-        map.delete(key);
-        this.reasonCounts[R_FRAGMENT_MISSING]!++;
-      }
-      return this.reject(R_FRAGMENT_OUT_OF_ORDER);
-    }
-    pend.payload += payload;
-    if (num < total) {
-      pend.next = num + 1;
-      this.fragments++;
-      return null;
-    }
-    map.delete(key);
+    if (typeof pend === "number") return this.reject(pend);
     const full = pend.payload;
     const n = unpackArmored(full, 0, full.length);
     if (n < 0) return this.reject(R_BAD_PAYLOAD_CHAR);
@@ -370,74 +290,8 @@ class Decoder implements AisDecoder {
     return out;
   }
 
-  /**
-   * Parse tag block fields in line[from..close) ("k:v,k:v*hh"). Sets tagStation,
-   * tagTime and tagGroup only when the tag block checksum is present and right
-   * (NMEA 4.0: XOR of the characters between '\' and '*').
-   */
-  parseTagBlock(line: string, from: number, close: number): void {
-    let x = 0;
-    let i = from;
-    for (; i < close; i++) {
-      const ch = line.charCodeAt(i);
-      if (ch === 42) break;
-      x ^= ch;
-    }
-    if (i >= close || close - i !== 3) {
-      this.reasonCounts[R_BAD_TAG_BLOCK_CHECKSUM]!++;
-      return;
-    }
-    const h1 = hexAt(line, i + 1);
-    const h2 = hexAt(line, i + 2);
-    if (h1 < 0 || h2 < 0 || h1 * 16 + h2 !== x) {
-      this.reasonCounts[R_BAD_TAG_BLOCK_CHECKSUM]!++;
-      return;
-    }
-    const stop = i;
-    let station: string | null = null;
-    let time = -1;
-    let group: string | null = null;
-    let f = from;
-    while (f < stop) {
-      let e = line.indexOf(",", f);
-      if (e < 0 || e > stop) e = stop;
-      // Field: one-letter code, ':', value.
-      if (e - f >= 2 && line.charCodeAt(f + 1) === 58) {
-        const code = line.charCodeAt(f);
-        if (code === 115) {
-          // s: source station.
-          station = line.slice(f + 2, e);
-        } else if (code === 99) {
-          // c: UNIX time. Seconds per NMEA 4.0; some feeds send milliseconds, told
-          // apart by magnitude (1e11 s is year 5138, 1e11 ms is 1973).
-          const v = Number(line.slice(f + 2, e));
-          if (Number.isFinite(v) && v >= 0) time = v > 1e11 ? Math.round(v) : Math.round(v * 1000);
-        } else if (code === 103) {
-          // g: sentence-group "n-m-id"; the id ties the sentences of one message.
-          const val = line.slice(f + 2, e);
-          const dash = val.lastIndexOf("-");
-          group = dash >= 0 ? val.slice(dash + 1) : val;
-        }
-      }
-      f = e + 1;
-    }
-    this.tagStation = station;
-    this.tagTime = time;
-    this.tagGroup = group;
-  }
-
   expire(now: number): number {
-    this.lastSweep = now;
-    let dropped = 0;
-    const limit = this.timeout;
-    for (const [key, pend] of this.pendingByKey) {
-      if (now - pend.firstAt > limit) {
-        this.pendingByKey.delete(key);
-        dropped++;
-      }
-    }
-    this.reasonCounts[R_FRAGMENT_MISSING]! += dropped;
-    return dropped;
+    return this.fragmentTable.expire(now);
   }
 
   stats(): AisDecoderStats {

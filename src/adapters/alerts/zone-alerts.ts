@@ -1,8 +1,7 @@
-import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
+import { type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
 import { formatId } from "../../domain/ids.ts";
 import { ZoneIndex } from "../../domain/alerts/zone-index.ts";
 import { ZoneTracker } from "../../domain/alerts/zone-tracker.ts";
-import { entitlements } from "../../domain/plans.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import type { AccountStore } from "../../ports/accounts.ts";
 import type { AlertStore, ZonePresence, ZoneStateStore } from "../../ports/alerts.ts";
@@ -10,6 +9,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { IngestStation, PositionFix, PositionStore } from "../../ports/positions.ts";
 import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
 import { SerialTasks } from "../shared/serial-tasks.ts";
+import { commercialUse, newAlert } from "./new-alert.ts";
 
 export interface ZoneAlertsDeps {
   alerts: AlertStore;
@@ -235,50 +235,36 @@ export class ZoneAlerts {
     for (const h of hits) {
       const zone = this.#index.get(h.zoneId);
       if (!zone) continue;
-      if (!rights.has(h.accountId)) {
-        const a = await this.#d.accounts.getAccount(h.accountId);
-        rights.set(h.accountId, a ? entitlements(a.webPlan, a.apiPlan).commercialUse : false);
-      }
+      if (!rights.has(h.accountId)) rights.set(h.accountId, await commercialUse(this.#d.accounts, h.accountId));
       // Identity as heard by the station that reported the fix (which this account may see).
       const [identity] = await this.#d.positions.identities([h.fix.stationId], [h.fix.mmsi]);
       const subject: AlertSubject = { kind: "vessel", imo: identity?.imo ?? null, mmsi: h.fix.mmsi, unlocode: null, name: identity?.name ?? null };
       const fix = h.fix;
       const zoneRef = { id: formatId("zone", zone.id), name: zone.name };
-      const commercialUse = rights.get(h.accountId)!;
-      alerts.push({
-        accountId: h.accountId,
-        type: "zone_enter",
-        occurredAt: fix.time,
-        dedupeKey: `zone_enter:${zone.id}:${fix.mmsi}:${fix.time}`,
-        detail: { zoneId: zone.id, mmsi: fix.mmsi, stationId: fix.stationId },
-        body: ({ alertId, eventId, created }) =>
-          alertEventBody(
-            {
-              alertId,
-              eventId,
-              type: "zone_enter",
-              created,
-              occurredAt: fix.time,
-              derived: true,
-              subject,
-              subjectSources: [`station:${fix.stationId}`],
-              followId: null,
-              zone: zoneRef,
-              savedSearch: null,
-              factBase: { t: "zone_enter", zoneId: zoneRef.id, zone: zone.name },
-              factSources: [],
-              text: `${vesselLabel(subject)} entered your zone ${zone.name}.`,
-              parts: [
-                {
-                  field: "position",
-                  sources: [`station:${fix.stationId}`],
-                  value: { time: new Date(fix.time).toISOString(), lat: fix.lat, lon: fix.lon, sog: fix.sog, cog: fix.cog, source: `station:${fix.stationId}` },
-                },
-              ],
-            },
-            { sources: this.#d.sources, rights: { commercialUse, accountId: h.accountId }, baseUrl: this.#d.baseUrl },
-          ),
-      });
+      alerts.push(
+        newAlert(
+          { accountId: h.accountId, type: "zone_enter", occurredAt: fix.time, dedupeKey: `zone_enter:${zone.id}:${fix.mmsi}:${fix.time}`, detail: { zoneId: zone.id, mmsi: fix.mmsi, stationId: fix.stationId } },
+          {
+            derived: true,
+            subject,
+            subjectSources: [`station:${fix.stationId}`],
+            followId: null,
+            zone: zoneRef,
+            savedSearch: null,
+            factBase: { t: "zone_enter", zoneId: zoneRef.id, zone: zone.name },
+            factSources: [],
+            text: `${vesselLabel(subject)} entered your zone ${zone.name}.`,
+            parts: [
+              {
+                field: "position",
+                sources: [`station:${fix.stationId}`],
+                value: { time: new Date(fix.time).toISOString(), lat: fix.lat, lon: fix.lon, sog: fix.sog, cog: fix.cog, source: `station:${fix.stationId}` },
+              },
+            ],
+          },
+          { sources: this.#d.sources, rights: { commercialUse: rights.get(h.accountId)!, accountId: h.accountId }, baseUrl: this.#d.baseUrl },
+        ),
+      );
     }
     return alerts;
   }

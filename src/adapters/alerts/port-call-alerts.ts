@@ -1,13 +1,13 @@
-import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
+import { type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
 import { PORT_CALL_METHOD, PORT_CALL_VERSION, type PortCallEvent } from "../../domain/derived/port-call-detector.ts";
 import { formatId } from "../../domain/ids.ts";
-import { entitlements } from "../../domain/plans.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import type { AccountStore } from "../../ports/accounts.ts";
 import type { AlertStore, Follow } from "../../ports/alerts.ts";
 import type { IngestStation, PositionStore } from "../../ports/positions.ts";
 import type { PortStore } from "../../ports/reference.ts";
 import type { NewAlert } from "../../ports/webhooks.ts";
+import { commercialUse, newAlert } from "./new-alert.ts";
 
 export interface PortCallAlertsDeps {
   alerts: AlertStore;
@@ -62,10 +62,7 @@ export async function portCallAlerts(d: PortCallAlertsDeps, events: readonly Por
     for (const follow of follows) {
       if (done.has(follow.accountId)) continue;
       done.add(follow.accountId);
-      if (!commercial.has(follow.accountId)) {
-        const a = await d.accounts.getAccount(follow.accountId);
-        commercial.set(follow.accountId, a ? entitlements(a.webPlan, a.apiPlan).commercialUse : false);
-      }
+      if (!commercial.has(follow.accountId)) commercial.set(follow.accountId, await commercialUse(d.accounts, follow.accountId));
       if (!portNames.has(c.unlocode)) portNames.set(c.unlocode, (await d.ports.get(c.unlocode))?.name ?? c.unlocode);
       out.push(alertOf(d, e, follow, identity, portNames.get(c.unlocode)!, commercial.get(follow.accountId)!));
     }
@@ -73,7 +70,7 @@ export async function portCallAlerts(d: PortCallAlertsDeps, events: readonly Por
   return out;
 }
 
-function alertOf(d: PortCallAlertsDeps, e: PortCallEvent, follow: Follow, identity: { imo: number | null; name: string | null }, portName: string, commercialUse: boolean): NewAlert {
+function alertOf(d: PortCallAlertsDeps, e: PortCallEvent, follow: Follow, identity: { imo: number | null; name: string | null }, portName: string, commercial: boolean): NewAlert {
   const c = e.call;
   const event = e.kind as "arrival" | "departure";
   const occurredAt = event === "arrival" ? c.arrival : c.departure!;
@@ -81,45 +78,39 @@ function alertOf(d: PortCallAlertsDeps, e: PortCallEvent, follow: Follow, identi
   const source = `station:${c.stationId}`;
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   const verb = event === "arrival" ? "arrived at" : "departed from";
-  return {
-    accountId: follow.accountId,
-    type: "port_call",
-    occurredAt,
-    dedupeKey: `port_call:${event}:${c.mmsi}:${c.unlocode}:${Math.floor(c.arrival / 3_600_000)}:${follow.accountId}`,
-    detail: { followId: follow.id, mmsi: c.mmsi, unlocode: c.unlocode, callId: c.id, stationId: c.stationId },
-    body: ({ alertId, eventId, created }) =>
-      alertEventBody(
+  return newAlert(
+    {
+      accountId: follow.accountId,
+      type: "port_call",
+      occurredAt,
+      dedupeKey: `port_call:${event}:${c.mmsi}:${c.unlocode}:${Math.floor(c.arrival / 3_600_000)}:${follow.accountId}`,
+      detail: { followId: follow.id, mmsi: c.mmsi, unlocode: c.unlocode, callId: c.id, stationId: c.stationId },
+    },
+    {
+      derived: true,
+      subject,
+      subjectSources: [source],
+      followId: formatId("follow", follow.id),
+      zone: null,
+      savedSearch: null,
+      factBase: { t: "port_call", event, port: { unlocode: c.unlocode, name: portName }, method: PORT_CALL_METHOD, version: PORT_CALL_VERSION, confidence: c.confidence },
+      factSources: [],
+      text: `${vesselLabel(subject)} ${verb} ${portName} (${c.unlocode}).`,
+      parts: [
         {
-          alertId,
-          eventId,
-          type: "port_call",
-          created,
-          occurredAt,
-          derived: true,
-          subject,
-          subjectSources: [source],
-          followId: formatId("follow", follow.id),
-          zone: null,
-          savedSearch: null,
-          factBase: { t: "port_call", event, port: { unlocode: c.unlocode, name: portName }, method: PORT_CALL_METHOD, version: PORT_CALL_VERSION, confidence: c.confidence },
-          factSources: [],
-          text: `${vesselLabel(subject)} ${verb} ${portName} (${c.unlocode}).`,
-          parts: [
-            {
-              field: "call",
-              sources: [source],
-              value: {
-                arrival: iso(c.arrival),
-                departure: iso(c.departure),
-                durationHours: c.departure === null ? null : Math.round(((c.departure - c.arrival) / 3_600_000) * 10) / 10,
-                arrivalObserved: c.arrivalObserved,
-                departureObserved: c.departureObserved,
-                source,
-              },
-            },
-          ],
+          field: "call",
+          sources: [source],
+          value: {
+            arrival: iso(c.arrival),
+            departure: iso(c.departure),
+            durationHours: c.departure === null ? null : Math.round(((c.departure - c.arrival) / 3_600_000) * 10) / 10,
+            arrivalObserved: c.arrivalObserved,
+            departureObserved: c.departureObserved,
+            source,
+          },
         },
-        { sources: d.sources, rights: { commercialUse }, baseUrl: d.baseUrl },
-      ),
-  };
+      ],
+    },
+    { sources: d.sources, rights: { commercialUse: commercial }, baseUrl: d.baseUrl },
+  );
 }

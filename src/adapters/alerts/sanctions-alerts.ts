@@ -1,6 +1,5 @@
-import { alertEventBody, type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
+import { type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
 import { formatId } from "../../domain/ids.ts";
-import { entitlements } from "../../domain/plans.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
 import { directMatch } from "../../domain/sanctions/matching.ts";
@@ -10,6 +9,7 @@ import { savedSearchMatches } from "../../domain/alerts/saved-search-match.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { SanctionsEvent, SanctionsStore } from "../../ports/sanctions.ts";
 import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
+import { commercialUse, newAlert } from "./new-alert.ts";
 
 export const SANCTIONS_CURSOR = "sanctions_events";
 const PAGE = 500;
@@ -74,84 +74,49 @@ export class SanctionsAlerts {
     }
   }
 
-  /** Whether the account's plans allow commercial use (the content rules decide with it). */
-  async #commercialUse(accountId: string): Promise<boolean> {
-    const account = await this.#d.accounts.getAccount(accountId);
-    return account ? entitlements(account.webPlan, account.apiPlan).commercialUse : false;
-  }
-
   /** `alert.saved_search`: a vessel newly listed matches one of the account's saved searches. */
   async #searchAlert(e: SanctionsEvent, search: SavedSearch): Promise<NewAlert> {
-    const commercialUse = await this.#commercialUse(search.accountId);
     const subject: AlertSubject = { kind: "vessel", imo: e.imos[0] ?? null, mmsi: e.mmsis[0] ?? null, unlocode: null, name: e.name || null };
     const listName = SANCTIONS_LIST_NAMES[e.list] ?? e.list;
-    const occurredAt = e.createdAt;
-    const ref = { id: formatId("search", search.id), name: search.name };
-    return {
-      accountId: search.accountId,
-      type: "saved_search",
-      occurredAt,
-      dedupeKey: `saved_search:${e.id}:${search.id}`,
-      detail: { sanctionsEventId: e.id, savedSearchId: search.id, list: e.list },
-      body: ({ alertId, eventId, created }) =>
-        alertEventBody(
-          {
-            alertId,
-            eventId,
-            type: "saved_search",
-            created,
-            occurredAt,
-            derived: true,
-            subject,
-            followId: null,
-            zone: null,
-            savedSearch: ref,
-            factBase: { t: "saved_search", match: "sanctions_listing", search: search.q, list: e.list, program: e.program, sourceId: e.sourceId },
-            factSources: [e.sourceId],
-            text: `${vesselLabel(subject)}, newly listed on the ${listName}, matches your saved search ${search.name}.`,
-            parts: [],
-          },
-          { sources: this.#d.sources, rights: { commercialUse }, baseUrl: this.#d.baseUrl },
-        ),
-    };
+    return newAlert(
+      { accountId: search.accountId, type: "saved_search", occurredAt: e.createdAt, dedupeKey: `saved_search:${e.id}:${search.id}`, detail: { sanctionsEventId: e.id, savedSearchId: search.id, list: e.list } },
+      {
+        derived: true,
+        subject,
+        followId: null,
+        zone: null,
+        savedSearch: { id: formatId("search", search.id), name: search.name },
+        factBase: { t: "saved_search", match: "sanctions_listing", search: search.q, list: e.list, program: e.program, sourceId: e.sourceId },
+        factSources: [e.sourceId],
+        text: `${vesselLabel(subject)}, newly listed on the ${listName}, matches your saved search ${search.name}.`,
+        parts: [],
+      },
+      { sources: this.#d.sources, rights: { commercialUse: await commercialUse(this.#d.accounts, search.accountId) }, baseUrl: this.#d.baseUrl },
+    );
   }
 
   async #alert(e: SanctionsEvent, accountId: string, follow: Follow): Promise<NewAlert> {
-    const commercialUse = await this.#commercialUse(accountId);
     // The identifier the account followed names the vessel; the listing supplies the other one.
     const imo = follow.imo ?? e.imos[0] ?? null;
     const mmsi = follow.mmsi ?? e.mmsis[0] ?? null;
     const subject: AlertSubject = { kind: "vessel", imo, mmsi, unlocode: null, name: e.name || null };
     const listName = SANCTIONS_LIST_NAMES[e.list] ?? e.list;
     const program = e.program ? ` under ${e.program}` : "";
-    const occurredAt = e.createdAt;
-    return {
-      accountId,
-      type: "sanctions",
-      occurredAt,
-      dedupeKey: `sanctions:${e.id}:${accountId}`,
-      detail: { sanctionsEventId: e.id, followId: follow.id, list: e.list },
-      body: ({ alertId, eventId, created }) =>
-        alertEventBody(
-          {
-            alertId,
-            eventId,
-            type: "sanctions",
-            created,
-            occurredAt,
-            derived: false,
-            subject,
-            followId: formatId("follow", follow.id),
-            zone: null,
-            savedSearch: null,
-            factBase: { t: "sanctions", action: e.action, list: e.list, program: e.program, sourceId: e.sourceId },
-            factSources: [e.sourceId],
-            text: `${vesselLabel(subject)} was listed on the ${listName}${program}.`,
-            parts: [],
-          },
-          { sources: this.#d.sources, rights: { commercialUse }, baseUrl: this.#d.baseUrl },
-        ),
-    };
+    return newAlert(
+      { accountId, type: "sanctions", occurredAt: e.createdAt, dedupeKey: `sanctions:${e.id}:${accountId}`, detail: { sanctionsEventId: e.id, followId: follow.id, list: e.list } },
+      {
+        derived: false,
+        subject,
+        followId: formatId("follow", follow.id),
+        zone: null,
+        savedSearch: null,
+        factBase: { t: "sanctions", action: e.action, list: e.list, program: e.program, sourceId: e.sourceId },
+        factSources: [e.sourceId],
+        text: `${vesselLabel(subject)} was listed on the ${listName}${program}.`,
+        parts: [],
+      },
+      { sources: this.#d.sources, rights: { commercialUse: await commercialUse(this.#d.accounts, accountId) }, baseUrl: this.#d.baseUrl },
+    );
   }
 }
 
