@@ -2,7 +2,6 @@ import { z } from "zod";
 import { slugOf } from "../domain/companies/entity-id.ts";
 import { parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { companyPagePath } from "../domain/pages/page-paths.ts";
-import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
 import type { PositionFix, VesselIdentity } from "../ports/positions.ts";
@@ -117,9 +116,8 @@ export const vesselsGet = defineOperation({
     // names, particulars, emissions, designations, the page's own URL) is a fact of the link's
     // sources. When the caller may not be shown the link, the answer is about the MMSI alone,
     // and the IMO is listed as withheld.
-    const may = (sources: readonly string[]) => decide(ctx.services.sources, sources, { commercialUse: ctx.principal.entitlements.commercialUse }, "api").allowed;
     const hiddenLink = input.id.kind === "mmsi" && resolved.record?.imo != null ? mmsiLinkSources(resolved.record, input.id.mmsi) : [];
-    const linkHidden = hiddenLink.length > 0 && !may(hiddenLink);
+    const linkHidden = hiddenLink.length > 0 && !ctx.rights.may(hiddenLink);
     const v = linkHidden && input.id.kind === "mmsi" ? mmsiOnly(input.id.mmsi) : resolved;
     const record = v.record;
     const [heard, allFixes] = await Promise.all([ctx.services.positions.identities(visible, v.mmsis), ctx.services.vessels.latestFixes(v.mmsis, visible)]);
@@ -168,7 +166,7 @@ export const vesselsGet = defineOperation({
     const fix = fixes[0];
     // The same designations screening gives for the ship's id: by IMO when known (and the caller
     // may see it: designations by an IMO only a denied station broadcast would name it), else by its MMSI.
-    const imoShown = imo !== null && (input.id.kind === "imo" || record !== null || may([`station:${live!.stationId}`]));
+    const imoShown = imo !== null && (input.id.kind === "imo" || record !== null || ctx.rights.may([`station:${live!.stationId}`]));
     const sanctionsId: VesselId | null = imoShown && imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
     const sanctionStates = await ctx.services.sanctions.listStates();
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
