@@ -1,6 +1,6 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { bucketCount } from "../../domain/tracks/window.ts";
-import type { BucketQuery, RecentPositions, StoredFix, TrackPoint, TrackStore } from "../../ports/tracks.ts";
+import type { BucketCountQuery, BucketQuery, RecentPositions, StoredFix, TrackPoint, TrackStore } from "../../ports/tracks.ts";
 import { PositionPartitions } from "./position-partitions.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
 import type { Database, PositionsTable } from "./schema.ts";
@@ -59,6 +59,24 @@ export class SqlTrackStore implements TrackStore, RecentPositions {
     }
     // Two stations may hold a fix of the same instant; the bucket keeps one.
     return points.filter((p, i) => i === 0 || p.time !== points[i - 1]!.time);
+  }
+
+  /**
+   * Distinct buckets per station in one statement: the integer quotient of a fix's time by
+   * the bucket length is its bucket (edges at multiples of the length, as lastPerBucket's).
+   */
+  async bucketCounts(q: BucketCountQuery): Promise<Map<number, number>> {
+    const ranges = q.ranges.filter((r) => r.to > q.from);
+    if (q.stationIds.length === 0 || ranges.length === 0) return new Map();
+    if (!Number.isSafeInteger(q.bucketMs) || q.bucketMs <= 0) throw new Error(`bucket length ${q.bucketMs} is not a positive integer`);
+    const rows = await this.#db
+      .selectFrom("positions")
+      .select(["station_id", sql<number | string>`count(DISTINCT "time" / ${sql.lit(q.bucketMs)})`.as("n")])
+      .where("station_id", "in", [...q.stationIds])
+      .where((eb) => eb.or(ranges.map((r) => eb.and([eb("mmsi", "=", r.mmsi), eb("time", ">=", q.from), eb("time", "<", r.to)]))))
+      .groupBy("station_id")
+      .execute();
+    return new Map(rows.map((r) => [r.station_id, Number(r.n)]));
   }
 
   async #read(q: BucketQuery): Promise<TrackPoint[]> {
