@@ -4,6 +4,7 @@ import { parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { companyPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
+import { mmsiLinkSource } from "../domain/vessels/mmsi-link.ts";
 import type { PositionFix, VesselIdentity } from "../ports/positions.ts";
 import type { VesselNameLink, VesselRecord } from "../ports/vessels.ts";
 import { defineOperation } from "./operation.ts";
@@ -249,17 +250,9 @@ export const vesselsGet = defineOperation({
   },
 });
 
-/**
- * The sources of the links that tie this MMSI to the ship. A link made by several sources
- * stands when any one of them is cleared, so the sources of one of them are returned:
- * a non-station link first (a dataset), else the stations'.
- */
+/** The source the link of this MMSI to the ship is judged by (mmsiLinkSource), from the record's links in the order it holds them. */
 function mmsiLinkSources(record: VesselRecord | null, mmsi: number): string[] {
-  const links = (record?.identifiers ?? []).filter((l) => l.kind === "mmsi" && Number(l.value) === mmsi);
-  const dataset = links.find((l) => !l.source.startsWith("station:"));
-  if (dataset) return [dataset.source];
-  const first = links[0];
-  return first ? [first.source] : [];
+  return mmsiLinkSource((record?.identifiers ?? []).filter((l) => l.kind === "mmsi" && Number(l.value) === mmsi).map((l) => l.source));
 }
 
 function newestIdentity(identities: readonly VesselIdentity[], mmsi: number | undefined): VesselIdentity | null {

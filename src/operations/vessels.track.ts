@@ -13,6 +13,7 @@ import {
   navStatusName,
   resolveWindow,
 } from "../domain/tracks/window.ts";
+import { mmsiLinkSource } from "../domain/vessels/mmsi-link.ts";
 import { ArchiveUnavailableError, type TrackPoint } from "../ports/tracks.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { intParam, timeParam } from "./params.ts";
@@ -181,9 +182,7 @@ export const vesselsTrack = defineOperation({
     let link: string[] = [];
     if (found && imo !== null && mmsi !== null) {
       const users = await ctx.services.vessels.mmsiUsers([mmsi], visible);
-      const linked = users.filter((u) => u.vesselId === found.vesselId).flatMap((u) => u.sources);
-      const first = linked.find((x) => !x.startsWith("station:")) ?? linked[0];
-      link = first ? [first] : [];
+      link = mmsiLinkSource(users.filter((u) => u.vesselId === found.vesselId).flatMap((u) => u.sources));
     }
     const linkedOnly = <T>(v: T) => (link.length > 0 ? sourced("identity", link, v, { whenWithheld: "null", leaf: true }) : v);
     return {
