@@ -62,21 +62,45 @@ export class SqlTrackStore implements TrackStore, RecentPositions {
   }
 
   /**
-   * Distinct buckets per station in one statement: the integer quotient of a fix's time by
-   * the bucket length is its bucket (edges at multiples of the length, as lastPerBucket's).
+   * The buckets each station holds a fix in, counted with one index probe per bucket and
+   * station (stopping at the first fix), as lastPerBucket reads them: counting the distinct
+   * buckets of every fix read the whole window instead, and took twice as long on
+   * PostgreSQL for a week of 10-second fixes. A bucket any of the ranges fills counts once.
    */
   async bucketCounts(q: BucketCountQuery): Promise<Map<number, number>> {
     const ranges = q.ranges.filter((r) => r.to > q.from);
     if (q.stationIds.length === 0 || ranges.length === 0) return new Map();
-    if (!Number.isSafeInteger(q.bucketMs) || q.bucketMs <= 0) throw new Error(`bucket length ${q.bucketMs} is not a positive integer`);
-    const rows = await this.#db
-      .selectFrom("positions")
-      .select(["station_id", sql<number | string>`count(DISTINCT "time" / ${sql.lit(q.bucketMs)})`.as("n")])
-      .where("station_id", "in", [...q.stationIds])
-      .where((eb) => eb.or(ranges.map((r) => eb.and([eb("mmsi", "=", r.mmsi), eb("time", ">=", q.from), eb("time", "<", r.to)]))))
-      .groupBy("station_id")
-      .execute();
-    return new Map(rows.map((r) => [r.station_id, Number(r.n)]));
+    for (const v of [q.from, q.bucketMs, ...q.stationIds, ...ranges.flatMap((r) => [r.mmsi, r.to])]) {
+      if (!Number.isSafeInteger(v)) throw new Error(`${v} is not an integer`);
+    }
+    if (q.bucketMs <= 0) throw new Error(`bucket length ${q.bucketMs} is not positive`);
+    const end = Math.max(...ranges.map((r) => r.to));
+    let query;
+    if (this.#dialect.engine === "postgres") {
+      const probes = ranges.map(
+        (r) => sql`EXISTS (SELECT 1 FROM positions p WHERE p.mmsi = ${r.mmsi} AND p."time" >= GREATEST(b.s, ${q.from}::int8)
+          AND p."time" < LEAST(b.s + ${q.bucketMs}::int8, ${r.to}::int8) AND p.station_id = st.id)`,
+      );
+      query = sql<{ station_id: number; n: number | string }>`SELECT st.id AS station_id, count(*) AS n
+        FROM unnest(${[...q.stationIds]}::int4[]) AS st(id)
+        CROSS JOIN generate_series(${q.from}::int8 - ${q.from}::int8 % ${q.bucketMs}::int8, ${end}::int8 - 1, ${q.bucketMs}::int8) AS b(s)
+        WHERE ${sql.join(probes, sql` OR `)}
+        GROUP BY st.id`;
+    } else {
+      // Bucket edges as in the dialect's bucketQuery; station ids (checked integers above) go into the text.
+      const stations = sql.raw(q.stationIds.map((id) => `(${id})`).join(", "));
+      const probes = ranges.map(
+        (r) => sql`EXISTS (SELECT 1 FROM positions p WHERE p.mmsi = ${r.mmsi} AND p."time" >= b.s AND p."time" < min(b.e, ${r.to}) AND p.station_id = st.id)`,
+      );
+      query = sql<{ station_id: number; n: number | string }>`WITH RECURSIVE
+          b(s, e) AS (SELECT ${q.from}, min((CAST(${q.from} / ${q.bucketMs} AS INTEGER) + 1) * ${q.bucketMs}, ${end}) UNION ALL SELECT e, min(e + ${q.bucketMs}, ${end}) FROM b WHERE e < ${end}),
+          st(id) AS (VALUES ${stations})
+        SELECT st.id AS station_id, count(*) AS n FROM st CROSS JOIN b
+        WHERE ${sql.join(probes, sql` OR `)}
+        GROUP BY st.id`;
+    }
+    const { rows } = await query.execute(this.#db);
+    return new Map(rows.map((r) => [Number(r.station_id), Number(r.n)]));
   }
 
   async #read(q: BucketQuery): Promise<TrackPoint[]> {
