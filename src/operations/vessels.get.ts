@@ -2,9 +2,9 @@ import { z } from "zod";
 import { slugOf } from "../domain/companies/entity-id.ts";
 import { parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { companyPagePath } from "../domain/pages/page-paths.ts";
-import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { navStatusName } from "../domain/tracks/window.ts";
+import { mmsiLinkSource } from "../domain/vessels/mmsi-link.ts";
 import type { PositionFix, VesselIdentity } from "../ports/positions.ts";
 import type { VesselNameLink, VesselRecord } from "../ports/vessels.ts";
 import { defineOperation } from "./operation.ts";
@@ -117,9 +117,8 @@ export const vesselsGet = defineOperation({
     // names, particulars, emissions, designations, the page's own URL) is a fact of the link's
     // sources. When the caller may not be shown the link, the answer is about the MMSI alone,
     // and the IMO is listed as withheld.
-    const may = (sources: readonly string[]) => decide(ctx.services.sources, sources, { commercialUse: ctx.principal.entitlements.commercialUse }, "api").allowed;
     const hiddenLink = input.id.kind === "mmsi" && resolved.record?.imo != null ? mmsiLinkSources(resolved.record, input.id.mmsi) : [];
-    const linkHidden = hiddenLink.length > 0 && !may(hiddenLink);
+    const linkHidden = hiddenLink.length > 0 && !ctx.rights.may(hiddenLink);
     const v = linkHidden && input.id.kind === "mmsi" ? mmsiOnly(input.id.mmsi) : resolved;
     const record = v.record;
     const [heard, allFixes] = await Promise.all([ctx.services.positions.identities(visible, v.mmsis), ctx.services.vessels.latestFixes(v.mmsis, visible)]);
@@ -168,7 +167,7 @@ export const vesselsGet = defineOperation({
     const fix = fixes[0];
     // The same designations screening gives for the ship's id: by IMO when known (and the caller
     // may see it: designations by an IMO only a denied station broadcast would name it), else by its MMSI.
-    const imoShown = imo !== null && (input.id.kind === "imo" || record !== null || may([`station:${live!.stationId}`]));
+    const imoShown = imo !== null && (input.id.kind === "imo" || record !== null || ctx.rights.may([`station:${live!.stationId}`]));
     const sanctionsId: VesselId | null = imoShown && imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
     const sanctionStates = await ctx.services.sanctions.listStates();
     const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
@@ -251,17 +250,9 @@ export const vesselsGet = defineOperation({
   },
 });
 
-/**
- * The sources of the links that tie this MMSI to the ship. A link made by several sources
- * stands when any one of them is cleared, so the sources of one of them are returned:
- * a non-station link first (a dataset), else the stations'.
- */
+/** The source the link of this MMSI to the ship is judged by (mmsiLinkSource), from the record's links in the order it holds them. */
 function mmsiLinkSources(record: VesselRecord | null, mmsi: number): string[] {
-  const links = (record?.identifiers ?? []).filter((l) => l.kind === "mmsi" && Number(l.value) === mmsi);
-  const dataset = links.find((l) => !l.source.startsWith("station:"));
-  if (dataset) return [dataset.source];
-  const first = links[0];
-  return first ? [first.source] : [];
+  return mmsiLinkSource((record?.identifiers ?? []).filter((l) => l.kind === "mmsi" && Number(l.value) === mmsi).map((l) => l.source));
 }
 
 function newestIdentity(identities: readonly VesselIdentity[], mmsi: number | undefined): VesselIdentity | null {

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
-import { decide } from "../domain/rights/decide.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import {
   ARCHIVE_SLOT_MS,
@@ -14,12 +13,12 @@ import {
   navStatusName,
   resolveWindow,
 } from "../domain/tracks/window.ts";
+import { mmsiLinkSource } from "../domain/vessels/mmsi-link.ts";
 import { ArchiveUnavailableError, type TrackPoint } from "../ports/tracks.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { intParam, timeParam } from "./params.ts";
 import { vesselIdParam } from "./params.ts";
 import { notFound, visibleStations } from "./projections/visible-vessel.ts";
-import { accountIdOf } from "./principal.ts";
 
 const TrackPointSchema = z.object({
   time: z.string(),
@@ -77,6 +76,23 @@ async function trackOf(ctx: OperationContext, mmsis: readonly number[], until: R
   return [...buckets.values()].sort((a, b) => a.time - b.time);
 }
 
+/**
+ * How many points each of these stations alone would give the track: as many as trackOf
+ * returns for it. A window within the last 90 days is counted in storage (distinct buckets
+ * per station); one reaching the archive is worked out as trackOf does, since there the
+ * archive's slots and the fixes compaction has not moved yet are merged per slot first.
+ */
+async function withheldCounts(ctx: OperationContext, mmsis: readonly number[], until: ReadonlyMap<number, number>, w: Window, stationIds: readonly number[]): Promise<Map<number, number>> {
+  if (stationIds.length === 0) return new Map();
+  if (w.from >= archiveBoundary(ctx.now)) {
+    const ranges = mmsis.map((mmsi) => ({ mmsi, to: Math.min(w.to, (until.get(mmsi) ?? Number.POSITIVE_INFINITY) + 1) }));
+    return ctx.services.tracks.bucketCounts({ ranges, from: w.from, bucketMs: w.bucketMs, stationIds });
+  }
+  const counts = new Map<number, number>();
+  for (const s of stationIds) counts.set(s, (await trackOf(ctx, mmsis, until, w, [s])).length);
+  return counts;
+}
+
 export const vesselsTrack = defineOperation({
   id: "vessels.track",
   method: "GET",
@@ -128,17 +144,16 @@ export const vesselsTrack = defineOperation({
     const w = { ...window, bucketMs: bucketMsFor(window) };
 
     // A bucket is filled from any station the caller may see, so which feeds may be served
-    // must be known before choosing: the same decide() the pipeline's filter applies. Points
-    // of the others are handed to the filter as withheld rows, which it counts per source.
-    const principal = { commercialUse: ctx.principal.entitlements.commercialUse, accountId: accountIdOf(ctx.principal) };
-    const allowed = visible.filter((s) => decide(ctx.services.sources, [`station:${s}`], principal, ctx.use).allowed);
+    // must be known before choosing: the same judgement the pipeline's filter applies. The
+    // points the others would give are counted, not read, and listed as withheld rows per station.
+    const allowed = visible.filter((s) => ctx.rights.may([`station:${s}`]));
     const denied = visible.filter((s) => !allowed.includes(s));
 
     let points: Point[];
-    const withheldPoints: TrackPoint[] = [];
     try {
       points = await trackOf(ctx, mmsis, until, w, allowed);
-      for (const s of denied) withheldPoints.push(...(await trackOf(ctx, mmsis, until, w, [s])));
+      const counts = await withheldCounts(ctx, mmsis, until, w, denied);
+      for (const s of denied) ctx.rights.withholdRows("positions", [`station:${s}`], counts.get(s) ?? 0);
     } catch (e) {
       if (e instanceof ArchiveUnavailableError) {
         throw new AppError("archive_unavailable", "This window reaches back more than 90 days, and the position archive cannot be reached right now; retry later, or ask for the last 90 days. Not charged.");
@@ -167,9 +182,7 @@ export const vesselsTrack = defineOperation({
     let link: string[] = [];
     if (found && imo !== null && mmsi !== null) {
       const users = await ctx.services.vessels.mmsiUsers([mmsi], visible);
-      const linked = users.filter((u) => u.vesselId === found.vesselId).flatMap((u) => u.sources);
-      const first = linked.find((x) => !x.startsWith("station:")) ?? linked[0];
-      link = first ? [first] : [];
+      link = mmsiLinkSource(users.filter((u) => u.vesselId === found.vesselId).flatMap((u) => u.sources));
     }
     const linkedOnly = <T>(v: T) => (link.length > 0 ? sourced("identity", link, v, { whenWithheld: "null", leaf: true }) : v);
     return {
@@ -178,7 +191,7 @@ export const vesselsTrack = defineOperation({
         mmsi: id.kind === "imo" ? linkedOnly(mmsi) : mmsi,
         window: { from: new Date(w.from).toISOString(), to: new Date(w.to).toISOString(), bucketSeconds: w.bucketMs / 1000 },
       },
-      data: [...points.map(point), ...withheldPoints.map(point)],
+      data: points.map(point),
     };
   },
 });

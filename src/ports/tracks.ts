@@ -26,9 +26,25 @@ export interface BucketQuery {
   stationIds: readonly number[];
 }
 
+/** Buckets of one vessel's MMSIs, each MMSI read from `from` to its own end. */
+export interface BucketCountQuery {
+  /** Each MMSI with the end of its range (epoch ms, exclusive). */
+  ranges: readonly { mmsi: number; to: number }[];
+  /** Epoch ms, inclusive, for every range. */
+  from: number;
+  bucketMs: number;
+  stationIds: readonly number[];
+}
+
 export interface TrackStore {
   /** The last fix of each bucket that holds one, among these stations, oldest first. */
   lastPerBucket(query: BucketQuery): Promise<TrackPoint[]>;
+  /**
+   * Per station, how many buckets hold one of its fixes in any of the ranges (a bucket held
+   * by two MMSIs counts once): the points that station alone would give a track, counted
+   * without reading them. Stations without a fix there are left out.
+   */
+  bucketCounts(query: BucketCountQuery): Promise<Map<number, number>>;
 }
 
 /** A recent fix with its vessel, as compaction reads them. */

@@ -1,6 +1,5 @@
 import type { VesselId } from "../../domain/identifiers.ts";
 import { vesselPagePath } from "../../domain/pages/page-paths.ts";
-import { decide } from "../../domain/rights/decide.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
 import type { VesselNameLink } from "../../ports/vessels.ts";
 import type { OperationContext } from "../operation.ts";
@@ -42,6 +41,6 @@ export function groupNames(names: readonly VesselNameLink[]): NameGroup[] {
  * either opens the page without a redirect.
  */
 export function vesselPageUrl(ctx: OperationContext, id: VesselId, current: NameGroup | null): string {
-  const shown = current !== null && decide(ctx.services.sources, current.sources, { commercialUse: ctx.principal.entitlements.commercialUse }, ctx.use).allowed;
+  const shown = current !== null && ctx.rights.may(current.sources);
   return `${ctx.baseUrl}${vesselPagePath(id, shown ? current.name : null)}`;
 }
