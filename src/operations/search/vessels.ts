@@ -1,3 +1,4 @@
+import { mmsiLinkSource } from "../../domain/vessels/mmsi-link.ts";
 import { formatVesselId, parseImo, parseMmsi, parseVesselId } from "../../domain/identifiers.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
 import type { VesselRecord } from "../../ports/vessels.ts";
@@ -20,16 +21,6 @@ function vesselHit(ctx: OperationContext, id: string, name: string, imo: number 
   return { kind: "vessel", id, name, imo, mmsi, match, api: `${ctx.baseUrl}/api/v1/vessels/${id}`, page: "" };
 }
 
-/**
- * The sources a link rests on: it stands when any of them is cleared, so one is named, a
- * dataset before a station (the rights filter then judges that one).
- */
-function linkSources(sources: readonly string[]): string[] {
-  const dataset = sources.find((s) => !s.startsWith("station:"));
-  const first = dataset ?? sources[0];
-  return first ? [first] : [];
-}
-
 /** The ship an IMO, an MMSI or an `mmsi-` id names. */
 async function identifierHit(ctx: OperationContext, q: string, compact: string, visible: number[]): Promise<PendingHit | null> {
   const id = parseVesselId(compact);
@@ -41,7 +32,7 @@ async function identifierHit(ctx: OperationContext, q: string, compact: string, 
   const current = mmsi ?? (await ctx.services.search.currentMmsis([record.vesselId], visible)).get(record.vesselId) ?? null;
   const vid = formatVesselId(record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? current! });
   // The hit ties the id asked to the other one (IMO to MMSI or back): the link's sources are behind it too.
-  const link = current !== null && record.imo !== null ? linkSources(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
+  const link = current !== null && record.imo !== null ? mmsiLinkSource(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
   const sources = [...new Set([...(name ? [name.source] : []), ...link])].sort();
   return { hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0, vesselId: record.vesselId };
 }
@@ -67,7 +58,7 @@ export const vesselSearch: SearchSource = {
       const vid = formatVesselId(n.imo !== null ? { kind: "imo", imo: n.imo } : { kind: "mmsi", mmsi: n.mmsiKey! });
       const tier: Tier = n.rank === 0 ? (normalizeName(n.name) === normalized ? 1 : 2) : n.rank === 1 ? 3 : 4;
       // A ship's MMSI shown next to its IMO rests on the sources that linked them.
-      const link = n.imo !== null && mmsi !== null ? linkSources(users.filter((u) => u.vesselId === n.vesselId && u.mmsi === mmsi).flatMap((u) => u.sources)) : [];
+      const link = n.imo !== null && mmsi !== null ? mmsiLinkSource(users.filter((u) => u.vesselId === n.vesselId && u.mmsi === mmsi).flatMap((u) => u.sources)) : [];
       const sources = [...new Set([n.source, ...link])].sort();
       out.push({ hit: vesselHit(ctx, vid, n.name, n.imo, mmsi, RANK_MATCH[n.rank]), sources, section: "vessels", tier, vesselId: n.vesselId });
     }
