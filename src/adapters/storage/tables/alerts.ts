@@ -1,5 +1,6 @@
 import type { Generated } from "kysely";
 import type { ArchivePoint } from "../../../domain/positions/position-fix.ts";
+import type { WebhookEndpoint } from "../../../domain/webhooks/endpoint.ts";
 import type { Columns } from "./columns.ts";
 
 /** Alerts and webhooks (migrations 0006, 0012). */
@@ -69,23 +70,12 @@ export interface AlertsTable {
   created_at: number;
 }
 
-export interface WebhookEndpointsTable {
+/** The domain's WebhookEndpoint (secrets sealed, see secret-box.ts), with its events as JSON. */
+export interface WebhookEndpointsTable extends Columns<Omit<WebhookEndpoint, "id" | "events" | "status">> {
   id: Generated<number>;
-  account_id: string;
-  url: string;
-  description: string | null;
   /** JSON array of event types, or null for all. */
   events: string | null;
   status: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
-  failure_streak: number;
-  streak_started_at: number | null;
-  disabled_at: number | null;
-  disabled_reason: string | null;
-  created_at: number;
-  updated_at: number;
 }
 
 export interface WebhookEventsTable {

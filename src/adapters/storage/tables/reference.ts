@@ -1,35 +1,19 @@
+import type { Port } from "../../../domain/ports/port.ts";
+import type { Wreck } from "../../../domain/wrecks/wreck.ts";
+import type { Columns } from "./columns.ts";
+
 /** Reference data the importers replace whole: ports, wrecks, flags, companies, inspections, and the log of what was imported. */
 
-export interface PortsTable {
-  unlocode: string;
-  country: string;
-  location: string;
-  name: string;
-  name_ascii: string;
-  subdivision: string | null;
-  subdivision_name: string | null;
-  functions: string;
+/** The domain's Port, with its lists and objects as JSON. */
+export interface PortsTable extends Columns<Omit<Port, "functionNames" | "wpi" | "details">> {
   function_names: string;
-  status: string | null;
-  iata: string | null;
-  changed: string | null;
-  edition: string;
-  lat: number | null;
-  lon: number | null;
-  coord_source: string | null;
   wpi: string | null;
   /** Alternate names, remarks, caveats of the row, as JSON. */
   details: string;
 }
 
-/** One NOAA AWOIS record (migration 0010); `record` holds its facts as JSON. */
-export interface WrecksTable {
-  id: number;
-  slug: string;
-  name: string | null;
-  lat: number;
-  lon: number;
-  source: string;
+/** One NOAA AWOIS record (migration 0010); `record` holds the rest of the domain's Wreck as JSON. */
+export interface WrecksTable extends Columns<Pick<Wreck, "id" | "slug" | "name" | "lat" | "lon" | "source">> {
   record: string;
 }
 
