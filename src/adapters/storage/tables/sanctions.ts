@@ -1,4 +1,6 @@
 import type { Generated } from "kysely";
+import type { SanctionsVersion } from "../../../domain/sanctions/version.ts";
+import type { Columns } from "./columns.ts";
 
 /**
  * Sanctions lists (migration 0003). Dates of the lists (as_of, listed_at, first_seen,
@@ -30,29 +32,12 @@ export interface SanctionsFetchesTable {
   succeeded_source: string | null;
 }
 
-/** One row per import of a list. */
-export interface SanctionsVersionsTable {
+/** One row per import of a list: the domain's SanctionsVersion, flags as 0/1. */
+export interface SanctionsVersionsTable extends Columns<Omit<SanctionsVersion, "list" | "extract" | "baseline">> {
   id: Generated<number>;
   list: string;
-  as_of: string;
-  imported_at: number;
-  /** The files or URLs read, comma-separated. */
-  origin: string;
-  /** 1 for a dated extract (the demo's samples), not the list as published. */
   extract: Generated<number>;
-  /** SHA-256 hex over the input files (name and bytes, in name order). */
-  checksum: string;
-  bytes: number;
-  records: number;
-  active: number;
-  listed: number;
-  delisted: number;
-  changed: number;
-  unchanged: number;
-  /** 1 for the first version of a list: its listings were not observed as changes. */
   baseline: number;
-  /** The delisting guard's verdict. */
-  guard: string;
 }
 
 /** A designation spell: from the version where a record id appeared to the one where it went. */

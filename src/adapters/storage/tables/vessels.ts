@@ -1,4 +1,8 @@
 import type { Generated } from "kysely";
+import type { EmissionReport } from "../../../domain/vessels/emission-report.ts";
+import type { FleetEntry } from "../../../domain/vessels/fleet-entry.ts";
+import type { VesselIdentity } from "../../../domain/vessels/vessel-identity.ts";
+import type { Columns } from "./columns.ts";
 
 /** The vessel registry (migration 0004): ships, their identifiers and names, and what fleet lists and EU MRV say of them. */
 
@@ -41,38 +45,13 @@ export interface VesselNameTermsTable {
 }
 
 /** EU MRV reports, one per ship and year. */
-export interface VesselEmissionsTable {
-  imo: number;
-  year: number;
-  name: string;
-  ship_type: string | null;
-  port_of_registry: string | null;
-  co2_t: number | null;
-  fuel_t: number | null;
-  time_at_sea_h: number | null;
-}
+export type VesselEmissionsTable = Columns<EmissionReport>;
 
 /** Rows of fleet lists (MARAD), per ship and source. */
-export interface VesselFleetTable {
-  imo: number;
-  source: string;
-  name: string;
-  ship_type: string | null;
-  gross_tons: number | null;
-  deadweight_tons: number | null;
-  year_built: number | null;
-  operator: string | null;
-}
+export type VesselFleetTable = Columns<FleetEntry>;
 
 /** The AIS identity rows the registry last linked, to find the ones that changed. */
-export interface VesselAisSyncedTable {
-  station_id: number;
-  mmsi: number;
-  imo: number | null;
-  name: string | null;
-  callsign: string | null;
-  updated_at: number;
-}
+export type VesselAisSyncedTable = Columns<Pick<VesselIdentity, "stationId" | "mmsi" | "imo" | "name" | "callsign" | "updatedAt">>;
 
 export interface VesselRegistryStateTable {
   key: string;
