@@ -126,12 +126,7 @@ export function parsePorts(input: PortsInput): PortRecord[] {
       remarks: primary.remarks || null,
       edition: "2018-1",
       in2024,
-      lat: null,
-      lon: null,
-      coordSource: null,
-      coordEdition: null,
-      wpi: null,
-      sameNameLocations: [],
+      ...unplaced(),
       notes,
     };
     if (primary.coordinates && !own) {
@@ -170,12 +165,7 @@ export function parsePorts(input: PortsInput): PortRecord[] {
       remarks: null,
       edition: "2024",
       in2024: "port",
-      lat: null,
-      lon: null,
-      coordSource: null,
-      coordEdition: null,
-      wpi: null,
-      sameNameLocations: [],
+      ...unplaced(),
       notes: naming.note ? [naming.note] : [],
     };
     const sameCode = [primary, ...group.filter((r) => r !== primary)];
@@ -207,6 +197,11 @@ export function parsePorts(input: PortsInput): PortRecord[] {
   linkSameNameLocations(records, nonPorts);
   records.sort((a, b) => (a.unlocode < b.unlocode ? -1 : a.unlocode > b.unlocode ? 1 : 0));
   return records;
+}
+
+/** A new record's place, harbour facts and namesakes: none until coordinates, WPI and same-name locations are matched. */
+function unplaced(): Pick<PortRecord, "lat" | "lon" | "coordSource" | "coordEdition" | "wpi" | "sameNameLocations"> {
+  return { lat: null, lon: null, coordSource: null, coordEdition: null, wpi: null, sameNameLocations: [] };
 }
 
 function setCoordinates(record: PortRecord, at: LatLon, source: CoordSource, edition: PortRecord["coordEdition"]): void {
