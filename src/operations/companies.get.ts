@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CompanyRecord } from "../domain/companies/company.ts";
+import { CompanyDesignationSchema, type CompanyRecord, CompanyRecordSchema } from "../domain/companies/company.ts";
 import { canonicalId, ENTITY_ID_RULE, type EntityRef, parseEntityId, slugOf, strongestId } from "../domain/companies/entity-id.ts";
 import { AppError } from "../domain/errors.ts";
 import { formatVesselId, type VesselId } from "../domain/identifiers.ts";
@@ -61,20 +61,9 @@ export const companiesGet = defineOperation({
       /** Every id the company answers to. */
       ids: z.array(z.string()),
       records: z.array(
-        z.object({
-          source: z.string(),
-          entityId: z.string(),
-          name: z.string(),
-          aliases: z.array(z.string()),
-          companyImo: z.string().nullable(),
-          lei: z.string().nullable(),
-          country: z.string().nullable(),
-          address: z.string().nullable(),
-        }),
+        CompanyRecordSchema.pick({ source: true, entityId: true, name: true, aliases: true, companyImo: true, lei: true, country: true, address: true }),
       ),
-      designations: z.array(
-        z.object({ list: z.string(), recordId: z.string(), name: z.string(), programs: z.array(z.string()), listedAt: z.string().nullable(), sourceUrl: z.string().nullable() }),
-      ),
+      designations: z.array(CompanyDesignationSchema),
       fleet: z.array(z.object({ vessel: VesselRefSchema, role: z.string(), evidence: z.string(), sources: z.array(z.string()) })),
     }),
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
+import { portIdentity, PortIdentitySchema } from "../domain/ports/port.ts";
 import { flagPagePath, portPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
@@ -26,20 +27,7 @@ export const portsGet = defineOperation({
   output: {
     top: { unlocode: z.string(), name: z.string().nullable(), country: z.string().nullable(), api: z.string(), page: z.string(), generatedAt: z.string() },
     data: z.object({
-      identity: z
-        .object({
-          name: z.string(),
-          nameAscii: z.string(),
-          subdivision: z.string().nullable(),
-          subdivisionName: z.string().nullable(),
-          functions: z.string(),
-          functionNames: z.array(z.string()),
-          status: z.string().nullable(),
-          iata: z.string().nullable(),
-          changed: z.string().nullable(),
-          edition: z.string(),
-        })
-        .optional(),
+      identity: PortIdentitySchema.optional(),
       coordinates: CoordinatesSchema.nullable(),
       harbour: z.record(z.string(), z.unknown()).nullable(),
       flag: z.object({ iso2: z.string(), api: z.string(), page: z.string() }).nullable(),
@@ -76,18 +64,7 @@ export const portsGet = defineOperation({
         page: `${ctx.baseUrl}${portPagePath(p.unlocode)}`,
         generatedAt: new Date(ctx.now).toISOString() },
       data: {
-        identity: sourced("identity", ["unlocode"], {
-          name: p.name,
-          nameAscii: p.nameAscii,
-          subdivision: p.subdivision,
-          subdivisionName: p.subdivisionName,
-          functions: p.functions,
-          functionNames: p.functionNames,
-          status: p.status,
-          iata: p.iata,
-          changed: p.changed,
-          edition: p.edition,
-        }, { leaf: true }),
+        identity: sourced("identity", ["unlocode"], portIdentity(p), { leaf: true }),
         // On a page a withheld section stays as a null key, so clients see that it exists.
         coordinates: coordinatesOf(p, { countRows: false, whenWithheld: "null" }),
         harbour: p.wpi ? sourced("harbour", ["wpi"], p.wpi, { whenWithheld: "null", leaf: true }) : null,

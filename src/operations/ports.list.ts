@@ -1,14 +1,12 @@
 import { z } from "zod";
+import { PortSchema } from "../domain/ports/port.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
 import { defineOperation } from "./operation.ts";
 import { coordinatesOf } from "./projections/port-coordinates.ts";
 import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam, iso2Param } from "./params.ts";
 
-const PortListRowSchema = z.object({
-  unlocode: z.string(),
-  name: z.string(),
-  country: z.string(),
+const PortListRowSchema = PortSchema.pick({ unlocode: true, name: true, country: true }).extend({
   coordinates: CoordinatesSchema.nullable().optional(),
   api: z.string(),
 });

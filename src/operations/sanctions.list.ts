@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
+import { DesignationSchema, SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { ListCoverageSchema } from "./projections/designation-match.ts";
 import { listCoverage } from "../domain/sanctions/coverage.ts";
@@ -19,20 +19,21 @@ const sanctionsListParam = z.string().transform((v, ctx) => {
   return key as SanctionsListKey;
 });
 
-const SanctionsListRowSchema = z.object({
-  recordId: z.string(),
-  name: z.string(),
-  aliases: z.array(z.string()),
-  formerNames: z.array(z.string()),
-  imos: z.array(z.number().int()),
-  mmsis: z.array(z.number().int()),
-  flag: z.string().nullable(),
-  vesselType: z.string().nullable(),
-  program: z.string().nullable(),
-  measures: z.array(z.string()),
-  listedAt: z.string().nullable(),
+const SanctionsListRowSchema = DesignationSchema.pick({
+  recordId: true,
+  name: true,
+  aliases: true,
+  formerNames: true,
+  imos: true,
+  mmsis: true,
+  flag: true,
+  vesselType: true,
+  program: true,
+  measures: true,
+  listedAt: true,
+}).extend({
   firstSeenAt: z.string(),
-  sourceUrl: z.string(),
+  sourceUrl: DesignationSchema.shape.sourceUrl,
 });
 
 export const sanctionsList = defineOperation({

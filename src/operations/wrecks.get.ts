@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
 import { wreckPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
-import type { WreckRow } from "../ports/reference.ts";
+import { type Wreck, WreckDepthSchema, WreckSchema } from "../domain/wrecks/wreck.ts";
 import { CoordinatesSchema } from "./envelope-schemas.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 
@@ -31,7 +31,7 @@ const wreckIdParam = z.string().transform((v, ctx): WreckRef => {
 });
 
 /** The name part of the slug: the page URL puts it after the id. */
-function nameSlugOf(w: WreckRow): string {
+function nameSlugOf(w: Wreck): string {
   return w.slug.slice(0, w.slug.length - `-${w.id}`.length);
 }
 
@@ -39,7 +39,7 @@ function nameSlugOf(w: WreckRow): string {
  * Page form first, unless the text is exactly a record's legacy slug: a vessel named with
  * digits ("31") makes a legacy slug that starts like a page-form id ("31-5678").
  */
-async function resolve(ctx: OperationContext, ref: WreckRef): Promise<WreckRow | null> {
+async function resolve(ctx: OperationContext, ref: WreckRef): Promise<Wreck | null> {
   const byTrailing = ref.trailing !== null && ref.trailing !== ref.leading ? await ctx.services.wrecks.get(ref.trailing) : null;
   if (byTrailing && byTrailing.slug === ref.text) return byTrailing;
   const byLeading = ref.leading !== null ? await ctx.services.wrecks.get(ref.leading) : null;
@@ -59,11 +59,9 @@ export const wrecksGet = defineOperation({
   output: {
     top: { id: z.string(), api: z.string(), page: z.string(), generatedAt: z.string() },
     data: z.object({
-      identity: z.object({ name: z.string().nullable(), featureType: z.string().nullable(), yearSunk: z.number().int().nullable() }).nullable(),
-      coordinates: CoordinatesSchema.extend({ positionQuality: z.string().nullable() }).nullable(),
-      depth: z
-        .object({ value: z.number(), unit: z.string().nullable(), wireDragClearance: z.boolean(), metres: z.number().nullable() })
-        .nullable(),
+      identity: WreckSchema.pick({ name: true, featureType: true, yearSunk: true }).nullable(),
+      coordinates: CoordinatesSchema.extend({ positionQuality: WreckSchema.shape.positionQuality }).nullable(),
+      depth: WreckDepthSchema.extend({ metres: z.number().nullable() }).nullable(),
       history: z.string().nullable(),
     }),
   },

@@ -1,5 +1,3 @@
-import type { VesselIdentityFields } from "../domain/vessels/identity-fields.ts";
-
 /**
  * AIS data received by users' own stations: position history, each station's latest
  * fix and latest identity per vessel, and per-station ingest counters.
@@ -7,51 +5,16 @@ import type { VesselIdentityFields } from "../domain/vessels/identity-fields.ts"
  * Privacy is by station: every read names the stations it may see, and the callers
  * (operations) pass only the stations the principal owns. The store never widens that.
  */
+import type { PositionFix } from "../domain/positions/position-fix.ts";
+import type { VesselIdentity, VesselIdentityFields } from "../domain/vessels/vessel-identity.ts";
 
-/** One stored fix: a row of `positions`. */
-export interface PositionFix {
-  mmsi: number;
-  /** Epoch ms: tag-block `c:` time when the station sent one, else the receive time. */
-  time: number;
-  stationId: number;
-  lat: number;
-  lon: number;
-  /** Knots, null when not available. */
-  sog: number | null;
-  /** Degrees, null when not available. */
-  cog: number | null;
-  /** Degrees, null when not available. */
-  heading: number | null;
-  /** ITU navigational status 0..15; null for reports that carry none (Class B, SAR aircraft). */
-  navStatus: number | null;
-}
+export type { PositionFix, VesselIdentity };
 
 /**
  * What static reports (types 5, 19, 24 A/B) tell about a vessel, as heard by one station.
  * Fields a report does not carry are undefined in an update and keep their stored value.
  */
-export interface VesselIdentityUpdate extends VesselIdentityFields {
-  stationId: number;
-  mmsi: number;
-  updatedAt: number;
-}
-
-export interface VesselIdentity {
-  stationId: number;
-  mmsi: number;
-  imo: number | null;
-  name: string | null;
-  callsign: string | null;
-  shipType: number | null;
-  toBow: number | null;
-  toStern: number | null;
-  toPort: number | null;
-  toStarboard: number | null;
-  draught: number | null;
-  destination: string | null;
-  eta: string | null;
-  updatedAt: number;
-}
+export type VesselIdentityUpdate = Pick<VesselIdentity, "stationId" | "mmsi" | "updatedAt"> & VesselIdentityFields;
 
 /** Additive per-station counters (`lines`, `messages`, `type:1`, `reason:bad_checksum`, ...). */
 export interface CounterDelta {

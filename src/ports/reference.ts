@@ -1,30 +1,8 @@
+import type { Port } from "../domain/ports/port.ts";
+import type { Wreck } from "../domain/wrecks/wreck.ts";
+
 /** Reference data the operations read: ports and flag registries. */
-export interface PortRow {
-  unlocode: string;
-  country: string;
-  location: string;
-  name: string;
-  nameAscii: string;
-  subdivision: string | null;
-  subdivisionName: string | null;
-  functions: string;
-  functionNames: string[];
-  status: string | null;
-  iata: string | null;
-  changed: string | null;
-  edition: string;
-  lat: number | null;
-  lon: number | null;
-  coordSource: string | null;
-  wpi: Record<string, unknown> | null;
-  details: {
-    alternateNames: string[];
-    remarks: string | null;
-    notes: string[];
-    /** Same-country locations of exactly this name without the port function (e.g. CNSHA for CNSGH). */
-    sameNameLocations?: { unlocode: string; name: string; functionNames: string[] }[];
-  };
-}
+export type PortRow = Port;
 
 /** A UN/LOCODE location that is not a port, and the ports of the same name in its country. */
 export interface NonPortPlace {
@@ -61,23 +39,7 @@ export interface DatasetLog {
 }
 
 /** One wreck record (NOAA AWOIS), keyed by the source's record number. */
-export interface WreckRow {
-  id: number;
-  /** `{name}-{id}`, e.g. `algeria-14296`; `wreck-{id}` when unnamed. The legacy URL form. */
-  slug: string;
-  name: string | null;
-  featureType: string | null;
-  lat: number;
-  lon: number;
-  positionQuality: string | null;
-  /** As published: value below chart datum (negative when it dries), unit, and whether it is a wire-drag clearance. */
-  depth: { value: number; unit: string | null; wireDragClearance: boolean } | null;
-  depthM: number | null;
-  yearSunk: number | null;
-  history: string | null;
-  /** The source id of the record, e.g. `noaa_awois`. */
-  source: string;
-}
+export type WreckRow = Wreck;
 
 export interface WreckStore {
   get(id: number): Promise<WreckRow | null>;

@@ -1,5 +1,6 @@
 import type { Designation, SanctionsListKey } from "../domain/sanctions/designation.ts";
 import type { DelistingGuardOptions } from "../domain/sanctions/diff.ts";
+import type { SanctionsVersion, VersionCounts } from "../domain/sanctions/version.ts";
 
 /** One parsed version of a list, ready to be stored as the list's next version. */
 export interface SanctionsVersionInput {
@@ -18,21 +19,11 @@ export interface SanctionsVersionInput {
   extract?: boolean;
 }
 
-export interface SanctionsImportResult {
+export interface SanctionsImportResult extends Pick<SanctionsVersion, "asOf" | "baseline" | "guard">, VersionCounts {
   versionId: number;
   list: SanctionsListKey;
-  asOf: string;
-  /** True for a list's first version: its listings are a starting state, not observed changes. */
-  baseline: boolean;
-  records: number;
-  active: number;
-  listed: number;
-  delisted: number;
-  changed: number;
-  unchanged: number;
   /** Listing and delisting events written to the outbox. */
   events: number;
-  guard: string;
   /**
    * The publication was the one already stored (same checksum, same kind): no version was
    * written and no designation touched; only the list's as-of date and last import moved on.
@@ -77,19 +68,9 @@ export interface SanctionsListState {
   extract: boolean;
 }
 
-export interface SanctionsVersionRow {
+export interface SanctionsVersionRow extends Pick<SanctionsVersion, "asOf" | "importedAt" | "origin" | "checksum" | "records" | "active" | "listed" | "delisted" | "changed" | "baseline"> {
   id: number;
   list: SanctionsListKey;
-  asOf: string;
-  importedAt: number;
-  origin: string;
-  checksum: string;
-  records: number;
-  active: number;
-  listed: number;
-  delisted: number;
-  changed: number;
-  baseline: boolean;
 }
 
 /** A designation spell: a record id from the version it appeared in to the one it left. */

@@ -3,17 +3,9 @@
  * ingest) and the archive of positions older than 90 days at 10-minute resolution.
  * Every read names the stations it may see; callers pass only the principal's visible ones.
  */
+import type { ArchivePoint, PositionFix, TrackPoint } from "../domain/positions/position-fix.ts";
 
-export interface TrackPoint {
-  time: number;
-  stationId: number;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  cog: number | null;
-  /** ITU navigational status; null when the report carried none, and always for archived points. */
-  navStatus: number | null;
-}
+export type { ArchivePoint, TrackPoint };
 
 export interface BucketQuery {
   mmsi: number;
@@ -48,9 +40,7 @@ export interface TrackStore {
 }
 
 /** A recent fix with its vessel, as compaction reads them. */
-export interface StoredFix extends TrackPoint {
-  mmsi: number;
-}
+export type StoredFix = Omit<PositionFix, "heading">;
 
 /** What compaction needs of the recent positions: read the oldest per vessel, then delete what was archived. */
 export interface RecentPositions {
@@ -95,16 +85,6 @@ export interface ArchiveStore {
   upsert(points: readonly ArchivePoint[]): Promise<void>;
   count(): Promise<number>;
   close(): Promise<void>;
-}
-
-export interface ArchivePoint {
-  mmsi: number;
-  time: number;
-  stationId: number;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  cog: number | null;
 }
 
 /** The archive store cannot be reached (not open, closed, connection refused). */

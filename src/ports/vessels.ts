@@ -1,6 +1,8 @@
 import type { NameIndex } from "../domain/name-index.ts";
 import type { VesselId } from "../domain/identifiers.ts";
 import type { PositionFix } from "./positions.ts";
+import type { EmissionReport } from "../domain/vessels/emission-report.ts";
+import type { FleetEntry } from "../domain/vessels/fleet-entry.ts";
 
 /**
  * The vessel registry: which identifiers were seen for one ship, by which source, and when.
@@ -34,36 +36,16 @@ export interface VesselNameLink {
 }
 
 /** One EU MRV report of a ship and year (columns the vessel page shows). */
-export interface EmissionRow {
-  year: number;
-  name: string;
-  shipType: string | null;
-  portOfRegistry: string | null;
-  co2T: number | null;
-  fuelT: number | null;
-  timeAtSeaH: number | null;
-}
+export type EmissionRow = Omit<EmissionReport, "imo">;
 
 /** A row of a fleet list (MARAD): particulars and the operating company. */
-export interface FleetRow {
-  source: string;
-  name: string;
-  shipType: string | null;
-  grossTons: number | null;
-  deadweightTons: number | null;
-  yearBuilt: number | null;
-  operator: string | null;
-}
+export type FleetRow = Omit<FleetEntry, "imo">;
 
 /** What an EU MRV import hands the store per ship and year (the importer's records have more). */
-export interface EmissionImport extends EmissionRow {
-  imo: number;
-}
+export type EmissionImport = EmissionReport;
 
 /** What a fleet-list import hands the store per ship. */
-export interface FleetImport extends Omit<FleetRow, "source"> {
-  imo: number;
-}
+export type FleetImport = Omit<FleetEntry, "source">;
 
 /** A registry entry with every link the caller may see. */
 export interface VesselRecord {

@@ -1,4 +1,5 @@
 import type { AlertKind, EventType } from "../domain/alerts/payload.ts";
+import type { EndpointStatus, WebhookEndpoint } from "../domain/webhooks/endpoint.ts";
 
 /**
  * Webhook endpoints, the events raised for accounts, and their deliveries. The deliveries
@@ -7,27 +8,7 @@ import type { AlertKind, EventType } from "../domain/alerts/payload.ts";
  * hold the same attempt.
  */
 
-export type EndpointStatus = "active" | "disabled";
-
-export interface WebhookEndpoint {
-  id: number;
-  accountId: string;
-  url: string;
-  description: string | null;
-  /** Event types sent to it; null: all. */
-  events: string[] | null;
-  status: EndpointStatus;
-  secret: string;
-  /** The secret before the last rotation, still signing until `previousSecretExpiresAt`. */
-  previousSecret: string | null;
-  previousSecretExpiresAt: number | null;
-  failureStreak: number;
-  streakStartedAt: number | null;
-  disabledAt: number | null;
-  disabledReason: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { EndpointStatus, WebhookEndpoint };
 
 export type DeliveryStatus = "pending" | "retrying" | "delivered" | "given_up" | "skipped" | "failed";
 /** auto: the schedule; manual: an owner's retry; test: "send test event". */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import { BUNDLED_DATASETS_DIR as DATASETS_DIR } from "./bundled-datasets-dir.ts";
-import type { FlagRow, PortRow, WreckRow } from "../../ports/reference.ts";
+import type { FlagRow, WreckRow } from "../../ports/reference.ts";
 import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
 import { loadBundledFlags } from "./flags.ts";
 import { companiesFromFleetList } from "../../domain/companies/from-fleet-list.ts";
@@ -9,7 +9,7 @@ import { BUNDLED_MARAD_FLEET_FILE, loadBundledMaradFleet, parseMaradFleet } from
 import { BUNDLED_PORT_FILES, loadBundledPorts } from "./ports/bundled-ports.ts";
 import { parsePorts } from "./ports/parse-ports.ts";
 import type { ImportTarget } from "./import-target.ts";
-import type { PortRecord } from "./ports/port-record.ts";
+import { type PortRecord, toPort } from "./ports/port-record.ts";
 import { readSource } from "./read-source.ts";
 import { loadBundledWrecks, parseWrecks, type WreckRecord } from "./wrecks.ts";
 
@@ -51,29 +51,6 @@ function progressReporter(enabled: boolean, dataset: string): Progress {
   };
 }
 
-function toPortRow(p: PortRecord): PortRow {
-  return {
-    unlocode: p.unlocode,
-    country: p.country,
-    location: p.location,
-    name: p.name,
-    nameAscii: p.nameAscii,
-    subdivision: p.subdivision,
-    subdivisionName: p.subdivisionName,
-    functions: p.functions,
-    functionNames: p.functionNames,
-    status: p.status,
-    iata: p.iata,
-    changed: p.changed,
-    edition: p.edition,
-    lat: p.lat,
-    lon: p.lon,
-    coordSource: p.coordSource,
-    wpi: p.wpi as Record<string, unknown> | null,
-    details: { alternateNames: p.alternateNames, remarks: p.remarks, notes: p.notes, sameNameLocations: p.sameNameLocations },
-  };
-}
-
 /** The source id every AWOIS record carries; an operator's own copy of AWOIS is the same source. */
 const AWOIS_SOURCE = "noaa_awois";
 
@@ -102,7 +79,7 @@ export const DATASETS: Record<string, Dataset> = {
       progress.tick();
       if (records.length === 0) throw new Error("ports: the input holds no port rows; nothing was changed");
       progress.stage("store", records.length);
-      await target.services.ports.replaceAll(records.map(toPortRow), (n) => progress.tick(n));
+      await target.services.ports.replaceAll(records.map(toPort), (n) => progress.tick(n));
       progress.done();
       return { rows: records.length, origin: file ?? "bundled UN/LOCODE 2018-1 + 2024 + WPI + Natural Earth" };
     },

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { readCsv } from "./csv-reader.ts";
 import { readSource } from "./read-source.ts";
 import { countReason, imoOrRejection } from "./row-rejections.ts";
+import type { EmissionReport } from "../../domain/vessels/emission-report.ts";
 
 /**
  * EU MRV (THETIS-MRV) annual emission reports, one row per ship and reporting year,
@@ -14,12 +15,8 @@ const DATASET = "EU MRV emissions CSV";
 /** Which of the four MRV monitoring methods (Regulation (EU) 2015/757 Annex I) the ship used. */
 export type MonitoringMethod = "A" | "B" | "C" | "D";
 
-export type EmissionRecord = {
-  imo: number;
-  year: number;
-  name: string;
-  shipType: string | null;
-  portOfRegistry: string | null;
+/** An EU MRV row as the import reads it: the stored EmissionReport (domain/vessels/emission-report.ts) and the columns the service does not keep. */
+export type EmissionRecord = EmissionReport & {
   homePort: string | null;
   iceClass: string | null;
   /** "EEDI" or "EIV", as stated in the "Technical efficiency" column. */
@@ -31,13 +28,10 @@ export type EmissionRecord = {
   verifierName: string | null;
   verifierCountry: string | null;
   monitoringMethods: MonitoringMethod[];
-  fuelT: number | null;
-  co2T: number | null;
   co2BetweenMsPortsT: number | null;
   co2DepartingMsPortsT: number | null;
   co2ToMsPortsT: number | null;
   co2AtBerthMsPortsT: number | null;
-  timeAtSeaH: number | null;
   fuelPerDistanceKgPerNm: number | null;
   co2PerDistanceKgPerNm: number | null;
   distanceThroughIceNm: number | null;

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { readCsv } from "./csv-reader.ts";
 import { readSource } from "./read-source.ts";
 import { countReason, imoOrRejection } from "./row-rejections.ts";
+import type { FleetEntry } from "../../domain/vessels/fleet-entry.ts";
 
 /**
  * US DOT Maritime Administration (MARAD) "United States-Flag Privately-Owned Merchant
@@ -26,16 +27,8 @@ const COLUMNS = {
   militarilyUseful: "Militarily Useful",
 } as const;
 
-export type FleetRecord = {
-  imo: number;
-  name: string;
-  /** As published: Tanker, Containership, Dry Bulk, Ro-Ro, Vehicles Carrier, General Cargo. */
-  shipType: string | null;
-  grossTons: number | null;
-  deadweightTons: number | null;
-  yearBuilt: number | null;
-  /** Operating company's name as published, e.g. "Matson Navigation Co Inc". */
-  operator: string | null;
+/** A fleet-list row as the MARAD import reads it: the store's FleetEntry (domain/vessels/fleet-entry.ts) without its source, plus MARAD's programme flags. */
+export type FleetRecord = Omit<FleetEntry, "source"> & {
   /** Enrolled in the Maritime Security Program. */
   msp: boolean;
   /** Enrolled in the Voluntary Intermodal Sealift Agreement. */

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { readCsv } from "./csv-reader.ts";
 import { readSource } from "./read-source.ts";
 import { nameSlug } from "../../domain/pages/page-paths.ts";
+import type { Wreck } from "../../domain/wrecks/wreck.ts";
 
 /**
  * NOAA AWOIS wrecks (Automated Wreck and Obstruction Information System), US waters.
@@ -27,35 +28,18 @@ export type PositionQuality = "high" | "medium" | "low" | "poor";
 
 export type DepthUnit = "feet" | "metres" | "fathoms";
 
-export type WreckDepth = {
-  /** As published in WATER_DEPTH: below chart datum; negative when the wreck dries (stands above it). */
-  value: number;
-  /** From SOUNDING_TYPE; null when the row gives a depth but no unit. */
-  unit: DepthUnit | null;
-  /**
-   * True for "Wire-drag clearance, feet": a wire drag passed over the wreck at this
-   * depth, so the wreck's least depth is at least this much, not a sounding on it.
-   */
-  wireDragClearance: boolean;
-};
+/**
+ * A depth as published in WATER_DEPTH, with its unit from SOUNDING_TYPE (null when the row
+ * gives a depth but no unit). `wireDragClearance` is true for "Wire-drag clearance, feet":
+ * a wire drag passed over the wreck at this depth, so the wreck's least depth is at least
+ * this much, not a sounding on it.
+ */
+export type WreckDepth = Omit<Wreck["depth"] & {}, "unit"> & { unit: DepthUnit | null };
 
-export type WreckRecord = {
-  /** AWOIS record number (RECRD): stable across editions. */
-  id: number;
-  /** Lowercase ASCII name plus id, e.g. "algeria-14296"; "wreck-14620" when unnamed. */
-  slug: string;
-  /** VESSLTERMS, or null when it is only a placeholder such as UNKNOWN or WRECK. */
-  name: string | null;
-  /** As published, e.g. "Wreck - Visible", "Not Charted"; null when blank. */
-  featureType: string | null;
-  lat: number;
-  lon: number;
+/** A wreck as the AWOIS import reads it: the service's Wreck (domain/wrecks/wreck.ts) before its source is set, with coded fields narrowed. */
+export type WreckRecord = Omit<Wreck, "source" | "positionQuality" | "depth"> & {
   positionQuality: PositionQuality | null;
   depth: WreckDepth | null;
-  /** Depth in metres, rounded to centimetres; null when there is no depth or no unit. */
-  depthM: number | null;
-  yearSunk: number | null;
-  history: string | null;
 };
 
 /**

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
-import type { Engine } from "./database.ts";
+import type { Engine } from "./dialect/dialect.ts";
 import { columnTypes } from "./migrations/column-types.ts";
 import { allMigrations } from "./migrations/index.ts";
 

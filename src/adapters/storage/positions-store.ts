@@ -9,7 +9,8 @@ import type {
   VesselIdentityUpdate,
 } from "../../ports/positions.ts";
 import type { BulkRow, ColumnType, SqlDialect } from "./dialect/dialect.ts";
-import type { Database, LatestPositionsTable, PositionsTable, VesselIdentitiesTable } from "./schema.ts";
+import { fixFromRow, identityFromRow } from "./position-rows.ts";
+import type { Database } from "./schema.ts";
 
 /**
  * Bits of `vessel_identities.fields`: which fields an identity update carries. Static
@@ -104,29 +105,6 @@ function identityRow(u: VesselIdentityUpdate): Row {
   ];
 }
 
-function toFix(r: PositionsTable | LatestPositionsTable): PositionFix {
-  return { mmsi: r.mmsi, time: r.time, stationId: r.station_id, lat: r.lat, lon: r.lon, sog: r.sog, cog: r.cog, heading: r.heading, navStatus: r.nav_status };
-}
-
-function toIdentity(r: VesselIdentitiesTable): VesselIdentity {
-  return {
-    stationId: r.station_id,
-    mmsi: r.mmsi,
-    imo: r.imo,
-    name: r.name,
-    callsign: r.callsign,
-    shipType: r.ship_type,
-    toBow: r.to_bow,
-    toStern: r.to_stern,
-    toPort: r.to_port,
-    toStarboard: r.to_starboard,
-    draught: r.draught,
-    destination: r.destination,
-    eta: r.eta,
-    updatedAt: r.updated_at,
-  };
-}
-
 /** `col = CASE WHEN the update carries it THEN new ELSE stored END` for each identity column. */
 function identityAssignments(): string {
   const carried = (bit: number, col: string) =>
@@ -209,7 +187,7 @@ export class SqlPositionStore implements PositionStore {
       .orderBy("time", "desc")
       .orderBy("mmsi")
       .execute();
-    return rows.map(toFix);
+    return rows.map(fixFromRow);
   }
 
   async identities(stationIds: readonly number[], mmsis: readonly number[]): Promise<VesselIdentity[]> {
@@ -222,7 +200,7 @@ export class SqlPositionStore implements PositionStore {
         .where("station_id", "in", [...stationIds])
         .where("mmsi", "in", mmsis.slice(at, at + IN_CHUNK))
         .execute();
-      for (const r of rows) out.push(toIdentity(r));
+      for (const r of rows) out.push(identityFromRow(r));
     }
     return out;
   }
@@ -238,7 +216,7 @@ export class SqlPositionStore implements PositionStore {
       .where("station_id", "in", [...stationIds])
       .orderBy("time")
       .execute();
-    return rows.map(toFix);
+    return rows.map(fixFromRow);
   }
 
   async countPositions(stationId: number): Promise<number> {

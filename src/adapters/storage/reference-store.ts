@@ -1,54 +1,37 @@
 import type { Kysely, Transaction } from "kysely";
-import type { DatasetLog, FlagRow, FlagStore, NonPortPlace, PortRow, PortStore } from "../../ports/reference.ts";
+import type { Port } from "../../domain/ports/port.ts";
+import type { DatasetLog, FlagRow, FlagStore, NonPortPlace, PortStore } from "../../ports/reference.ts";
 import { inBatches } from "./batches.ts";
 import type { Database, PortsTable } from "./schema.ts";
 
 /** Rows per INSERT: well under SQLite's bound-variable limit at 17 columns. */
 const BATCH = 400;
 
-function fromPortRow(r: PortsTable): PortRow {
+/**
+ * The one mapper between a Port and its row: the columns are the Port's fields in snake
+ * case (tables/reference.ts), lists and objects as JSON text; only those are named here.
+ */
+function fromPort({ name_ascii, subdivision_name, function_names, coord_source, wpi, details, ...same }: PortsTable): Port {
   return {
-    unlocode: r.unlocode,
-    country: r.country,
-    location: r.location,
-    name: r.name,
-    nameAscii: r.name_ascii,
-    subdivision: r.subdivision,
-    subdivisionName: r.subdivision_name,
-    functions: r.functions,
-    functionNames: JSON.parse(r.function_names) as string[],
-    status: r.status,
-    iata: r.iata,
-    changed: r.changed,
-    edition: r.edition,
-    lat: r.lat,
-    lon: r.lon,
-    coordSource: r.coord_source,
-    wpi: r.wpi ? (JSON.parse(r.wpi) as Record<string, unknown>) : null,
-    details: JSON.parse(r.details) as PortRow["details"],
+    ...same,
+    nameAscii: name_ascii,
+    subdivisionName: subdivision_name,
+    functionNames: JSON.parse(function_names) as string[],
+    coordSource: coord_source,
+    wpi: wpi ? (JSON.parse(wpi) as Port["wpi"]) : null,
+    details: JSON.parse(details) as Port["details"],
   };
 }
 
-function toPortRow(p: PortRow): PortsTable {
+function toPort({ nameAscii, subdivisionName, functionNames, coordSource, wpi, details, ...same }: Port): PortsTable {
   return {
-    unlocode: p.unlocode,
-    country: p.country,
-    location: p.location,
-    name: p.name,
-    name_ascii: p.nameAscii,
-    subdivision: p.subdivision,
-    subdivision_name: p.subdivisionName,
-    functions: p.functions,
-    function_names: JSON.stringify(p.functionNames),
-    status: p.status,
-    iata: p.iata,
-    changed: p.changed,
-    edition: p.edition,
-    lat: p.lat,
-    lon: p.lon,
-    coord_source: p.coordSource,
-    wpi: p.wpi ? JSON.stringify(p.wpi) : null,
-    details: JSON.stringify(p.details),
+    ...same,
+    name_ascii: nameAscii,
+    subdivision_name: subdivisionName,
+    function_names: JSON.stringify(functionNames),
+    coord_source: coordSource,
+    wpi: wpi ? JSON.stringify(wpi) : null,
+    details: JSON.stringify(details),
   };
 }
 
@@ -58,26 +41,26 @@ const PORT_CACHE_MAX = 5_000;
 
 export class SqlPortStore implements PortStore {
   readonly #db: Kysely<Database>;
-  readonly #cache = new Map<string, { row: PortRow | null; until: number }>();
+  readonly #cache = new Map<string, { row: Port | null; until: number }>();
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
   }
 
-  async list(query: { country?: string; after?: string; limit: number }): Promise<PortRow[]> {
+  async list(query: { country?: string; after?: string; limit: number }): Promise<Port[]> {
     let q = this.#db.selectFrom("ports").selectAll();
     if (query.country) q = q.where("country", "=", query.country);
     if (query.after) q = q.where("unlocode", ">", query.after);
     const rows = await q.orderBy("unlocode").limit(query.limit).execute();
-    return rows.map(fromPortRow);
+    return rows.map(fromPort);
   }
 
-  async get(unlocode: string): Promise<PortRow | null> {
+  async get(unlocode: string): Promise<Port | null> {
     const now = Date.now();
     const hit = this.#cache.get(unlocode);
     if (hit && hit.until > now) return hit.row;
     const r = await this.#db.selectFrom("ports").selectAll().where("unlocode", "=", unlocode).executeTakeFirst();
-    const row = r ? fromPortRow(r) : null;
+    const row = r ? fromPort(r) : null;
     if (this.#cache.size >= PORT_CACHE_MAX) this.#cache.clear();
     this.#cache.set(unlocode, { row, until: now + PORT_CACHE_TTL_MS });
     return row;
@@ -96,7 +79,7 @@ export class SqlPortStore implements PortStore {
       .orderBy("unlocode")
       .execute();
     let place: NonPortPlace | null = null;
-    for (const row of rows.map(fromPortRow)) {
+    for (const row of rows.map(fromPort)) {
       const loc = row.details.sameNameLocations?.find((l) => l.unlocode === unlocode);
       if (!loc) continue;
       place ??= { unlocode, name: loc.name, functionNames: loc.functionNames, ports: [] };
@@ -111,11 +94,11 @@ export class SqlPortStore implements PortStore {
   }
 
   /** All or nothing: the old rows stay if any insert fails. */
-  async replaceAll(rows: PortRow[], onBatch?: (rows: number) => void): Promise<void> {
+  async replaceAll(rows: Port[], onBatch?: (rows: number) => void): Promise<void> {
     this.#cache.clear();
     await this.#db.transaction().execute(async (tx: Transaction<Database>) => {
       await tx.deleteFrom("ports").execute();
-      await inBatches(rows.map(toPortRow), BATCH, async (batch) => {
+      await inBatches(rows.map(toPort), BATCH, async (batch) => {
         await tx.insertInto("ports").values(batch).execute();
         onBatch?.(batch.length);
       });

@@ -4,6 +4,7 @@ import { assertDelistingGuard, type DesignationChange, diffDesignations, type Tr
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsVersionInput } from "../../ports/sanctions.ts";
 import { inBatches } from "./batches.ts";
 import type { Database, SanctionsEventsTable, SanctionsIdentifiersTable } from "./schema.ts";
+import type { VersionCounts } from "../../domain/sanctions/version.ts";
 
 /** Rows per INSERT: the widest table has 17 columns, far below both engines' bound-variable limits. */
 const BATCH = 200;
@@ -94,6 +95,14 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
     // The first version of a list is a starting state, not a change; so is the first full list
     // after a dated extract (the demo's): its listings were not observed as they happened.
     const baseline = state.version_id === null || (state.extract === 1 && input.extract !== true);
+    const counts: VersionCounts = {
+      records: input.designations.length,
+      active: diff.currentActiveCount,
+      listed: diff.listed.length,
+      delisted: diff.delisted.length,
+      changed: diff.changed.length,
+      unchanged: diff.unchangedCount,
+    };
 
     const version = await tx
       .insertInto("sanctions_versions")
@@ -105,12 +114,7 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
         extract: input.extract ? 1 : 0,
         checksum: input.checksum,
         bytes: input.bytes,
-        records: input.designations.length,
-        active: diff.currentActiveCount,
-        listed: diff.listed.length,
-        delisted: diff.delisted.length,
-        changed: diff.changed.length,
-        unchanged: diff.unchangedCount,
+        ...counts,
         baseline: baseline ? 1 : 0,
         guard: verdict.message,
       })
@@ -224,12 +228,7 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
       list,
       asOf,
       baseline,
-      records: input.designations.length,
-      active: diff.currentActiveCount,
-      listed: diff.listed.length,
-      delisted: diff.delisted.length,
-      changed: diff.changed.length,
-      unchanged: diff.unchangedCount,
+      ...counts,
       events: events.length,
       guard: verdict.message,
       samePublication: false,

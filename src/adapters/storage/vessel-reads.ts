@@ -3,6 +3,7 @@ import type { VesselId } from "../../domain/identifiers.ts";
 import type { PositionFix } from "../../ports/positions.ts";
 import type { VesselIdentifierLink, VesselMmsis, VesselNameLink, VesselRecord, VisibleStations } from "../../ports/vessels.ts";
 import type { SqlDialect } from "./dialect/dialect.ts";
+import { fixFromRow } from "./position-rows.ts";
 import type { Database } from "./schema.ts";
 import { visibleFilter, visibleUnion } from "./visible-filter.ts";
 
@@ -154,7 +155,7 @@ export class SqlVesselReads {
       .where("mmsi", "in", [...mmsis])
       .orderBy("time", "desc")
       .execute();
-    return rows.map((r) => ({ mmsi: r.mmsi, time: r.time, stationId: r.station_id, lat: r.lat, lon: r.lon, sog: r.sog, cog: r.cog, heading: r.heading, navStatus: r.nav_status }));
+    return rows.map(fixFromRow);
   }
 
   async heardBy(mmsi: number, visible: VisibleStations): Promise<boolean> {

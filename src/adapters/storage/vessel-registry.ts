@@ -4,7 +4,7 @@ import { normalizeName } from "../../domain/vessels/names.ts";
 import type { EmissionImport, FleetImport, RegistryRefreshReport } from "../../ports/vessels.ts";
 import { chunks } from "./batches.ts";
 import type { BulkRow, ColumnType, SqlDialect } from "./dialect/dialect.ts";
-import type { Database } from "./schema.ts";
+import type { Database, VesselAisSyncedTable } from "./schema.ts";
 import { VesselNameIndex } from "./vessel-name-index.ts";
 
 type Tx = Kysely<Database> | Transaction<Database>;
@@ -22,14 +22,7 @@ interface SourceEntry {
 }
 
 /** An AIS identity row that changed since the registry last linked it. */
-interface AisRow {
-  station_id: number;
-  mmsi: number;
-  imo: number | null;
-  name: string | null;
-  callsign: string | null;
-  updated_at: number;
-}
+type AisRow = VesselAisSyncedTable;
 
 /** AIS identity rows linked per transaction: bounded, so ingest writes are not held up long. */
 const AIS_CHUNK = 500;

@@ -1,16 +1,7 @@
+import type { PositionFix } from "../positions/position-fix.ts";
+
 /** One position report as the derived-fact detectors read it (a stored fix of one station). */
-export interface DerivedFix {
-  mmsi: number;
-  stationId: number;
-  /** Epoch ms. */
-  time: number;
-  lat: number;
-  lon: number;
-  /** Knots; null when the report carries none. */
-  sog: number | null;
-  /** ITU navigational status (1 = at anchor, 5 = moored); null when the report carries none. */
-  navStatus: number | null;
-}
+export type DerivedFix = Omit<PositionFix, "cog" | "heading">;
 
 /** Knots from kilometres over milliseconds. */
 export function impliedKnots(km: number, ms: number): number {

@@ -1,5 +1,5 @@
 import { isValidImo } from "../identifiers.ts";
-import type { VesselIdentityFields } from "../vessels/identity-fields.ts";
+import type { VesselIdentityFields } from "../vessels/vessel-identity.ts";
 
 /**
  * What a feed that delivers decoded JSON (not NMEA) tells about a vessel, in the units the

@@ -3,6 +3,7 @@
  * five lists we ingest. Only ships are modelled: persons, companies and the
  * IMO-like numbers companies carry never become designations.
  */
+import { z } from "zod";
 import { isValidImo, parseMmsi } from "../identifiers.ts";
 import { flagToIso2 } from "./flags.ts";
 
@@ -22,66 +23,70 @@ export function isSanctionsListKey(value: string): value is SanctionsListKey {
 }
 
 /** An identifier the list publishes that is neither a valid IMO nor an MMSI (UN reference, registry number...). */
-export type ExternalId = { type: string; value: string };
+export const ExternalIdSchema = z.object({ type: z.string(), value: z.string() });
+export type ExternalId = z.infer<typeof ExternalIdSchema>;
 
-export type Designation = {
-  list: SanctionsListKey;
-  listName: string;
+/** One record of a sanctions list as parsed: the one declaration of a designation. */
+export const DesignationSchema = z.object({
+  list: z.enum(SANCTIONS_LISTS),
+  listName: z.string(),
   /** Programmes/regimes joined for display; null when the publication gives none. */
-  program: string | null;
+  program: z.string().nullable(),
   /** Programme tags or regime names as published, one per entry (OFAC tags, UK regime...). */
-  programs: string[];
+  programs: z.array(z.string()),
   /** The list's own record id, stable across versions of the list; the key of diffs. */
-  recordId: string;
+  recordId: z.string(),
   /** Name as published (for some lists the name at designation time). */
-  name: string;
+  name: z.string(),
   /** Other current names (a.k.a.). */
-  aliases: string[];
+  aliases: z.array(z.string()),
   /** Former names (f.k.a., "formerly", "ex"). */
-  formerNames: string[];
+  formerNames: z.array(z.string()),
   /** Checksum-valid IMO numbers. A ship can carry several (UK, EU name reuse). */
-  imos: number[];
+  imos: z.array(z.number().int()),
   /**
    * Values published as the ship's IMO that fail the check digit or are not 7 digits,
    * kept verbatim: the list is the authority, so they may only ever be matched exactly.
    */
-  invalidImos: string[];
-  mmsis: number[];
-  callSign: string | null;
+  invalidImos: z.array(z.string()),
+  mmsis: z.array(z.number().int()),
+  callSign: z.string().nullable(),
   /** Current flag as published. */
-  flag: string | null;
+  flag: z.string().nullable(),
   /** ISO 3166-1 alpha-2 of the flag when the published text names a known country. */
-  flagIso2: string | null;
-  formerFlags: string[];
-  vesselType: string | null;
+  flagIso2: z.string().nullable(),
+  formerFlags: z.array(z.string()),
+  vesselType: z.string().nullable(),
   /** Tonnage as published in the list's tonnage field (OFAC "Tonnage", UK "Tonnage of ship"). */
-  tonnage: number | null;
+  tonnage: z.number().nullable(),
   /** Gross registered tonnage where published separately (OFAC "GRT"). */
-  grossTonnage: number | null;
-  yearBuilt: number | null;
+  grossTonnage: z.number().nullable(),
+  yearBuilt: z.number().int().nullable(),
   /** Current owners, operators or controlling parties (OFAC "Linked To", UK owner/operator). */
-  owners: string[];
-  previousOwners: string[];
+  owners: z.array(z.string()),
+  previousOwners: z.array(z.string()),
   /** Measures imposed (UK "Sanctions Imposed", EU measure, NZ ban flags). */
-  measures: string[];
+  measures: z.array(z.string()),
   /** Grounds or statement of reasons. */
-  reason: string | null;
+  reason: z.string().nullable(),
   /** Other published information that does not fit a field above. */
-  remarks: string | null;
-  externalIds: ExternalId[];
+  remarks: z.string().nullable(),
+  externalIds: z.array(ExternalIdSchema),
   /** Date of designation/listing (ISO yyyy-mm-dd), or null when the publication has none (OFAC CSV). */
-  listedAt: string | null;
+  listedAt: z.string().nullable(),
   /** Which field of the publication listedAt came from; lists disagree on what "listed" means. */
-  listedAtField: string | null;
+  listedAtField: z.string().nullable(),
   /** The list's own "last updated" date for the record, where given. */
-  updatedAt: string | null;
+  updatedAt: z.string().nullable(),
   /** "deleted" only for lists that keep de-listed records in the file (New Zealand). */
-  status: "active" | "deleted";
-  deletedAt: string | null;
-  deletionReason: string | null;
+  status: z.enum(["active", "deleted"]),
+  deletedAt: z.string().nullable(),
+  deletionReason: z.string().nullable(),
   /** Link to the record, or to the publication when the list has no per-record page. */
-  sourceUrl: string;
-};
+  sourceUrl: z.string(),
+});
+
+export type Designation = z.infer<typeof DesignationSchema>;
 
 /** A parse failure of an official publication, naming the list and what was wrong. */
 export class SanctionsParseError extends Error {

@@ -1,22 +1,25 @@
 import { z } from "zod";
 import { formatId } from "../../domain/ids.ts";
-import type { WebhookEndpoint } from "../../ports/webhooks.ts";
+import { type WebhookEndpoint, WebhookEndpointSchema } from "../../domain/webhooks/endpoint.ts";
 import { iso } from "../account.common.ts";
 
 /** A webhook endpoint as its account sees it: never the secret itself, which is shown only when made. */
 
+const stored = WebhookEndpointSchema.shape;
+
+/** Ids in their public form (`wh_...`) and times as ISO text; the rest as stored. */
 export const EndpointSchema = z.object({
   id: z.string(),
-  url: z.string(),
-  description: z.string().nullable(),
-  events: z.array(z.string()).nullable(),
-  status: z.enum(["active", "disabled"]),
+  url: stored.url,
+  description: stored.description,
+  events: stored.events,
+  status: stored.status,
   /** The first characters of the current secret, to tell secrets apart; the secret itself is shown only when made. */
   secretStart: z.string(),
   previousSecretExpiresAt: z.string().nullable(),
-  failureStreak: z.number().int(),
+  failureStreak: stored.failureStreak,
   disabledAt: z.string().nullable(),
-  disabledReason: z.string().nullable(),
+  disabledReason: stored.disabledReason,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -75,6 +75,16 @@ export function parsePorts(input: PortsInput): PortRecord[] {
     return chosenWpi.get(code) ?? null;
   };
 
+  /** What UN/LOCODE classifies a port as, the same for a record from either edition. */
+  const classification = (row: { country: string; subdivision: string; functions: string; status: string; iata: string }) => ({
+    subdivision: row.subdivision || null,
+    subdivisionName: subdivisionNames.get(`${row.country}|${row.subdivision}`) ?? null,
+    functions: row.functions,
+    functionNames: functionNamesOf(row.functions),
+    status: row.status || null,
+    iata: row.iata || null,
+  });
+
   const records: PortRecord[] = [];
   // The 2024 rows describing the same place as each record, for the geocoded fallback.
   const laterRows = new Map<string, Row2024[]>();
@@ -111,22 +121,12 @@ export function parsePorts(input: PortsInput): PortRecord[] {
       name: primary.name,
       nameAscii: primary.nameAscii || primary.name,
       alternateNames: otherNames(primary.name, ports.map((r) => r.name)),
-      subdivision: primary.subdivision || null,
-      subdivisionName: subdivisionNames.get(`${primary.country}|${primary.subdivision}`) ?? null,
-      functions: primary.functions,
-      functionNames: functionNamesOf(primary.functions),
-      status: primary.status || null,
-      iata: primary.iata || null,
+      ...classification(primary),
       changed: /^\d{4}$/.test(primary.date) ? primary.date : null,
       remarks: primary.remarks || null,
       edition: "2018-1",
       in2024,
-      lat: null,
-      lon: null,
-      coordSource: null,
-      coordEdition: null,
-      wpi: null,
-      sameNameLocations: [],
+      ...unplaced(),
       notes,
     };
     if (primary.coordinates && !own) {
@@ -160,22 +160,12 @@ export function parsePorts(input: PortsInput): PortRecord[] {
       name: naming.name,
       nameAscii: naming.nameAscii,
       alternateNames: otherNames(naming.name, others),
-      subdivision: primary.subdivision || null,
-      subdivisionName: subdivisionNames.get(`${primary.country}|${primary.subdivision}`) ?? null,
-      functions: primary.functions,
-      functionNames: functionNamesOf(primary.functions),
-      status: primary.status || null,
-      iata: primary.iata || null,
+      ...classification(primary),
       changed: null,
       remarks: null,
       edition: "2024",
       in2024: "port",
-      lat: null,
-      lon: null,
-      coordSource: null,
-      coordEdition: null,
-      wpi: null,
-      sameNameLocations: [],
+      ...unplaced(),
       notes: naming.note ? [naming.note] : [],
     };
     const sameCode = [primary, ...group.filter((r) => r !== primary)];
@@ -207,6 +197,11 @@ export function parsePorts(input: PortsInput): PortRecord[] {
   linkSameNameLocations(records, nonPorts);
   records.sort((a, b) => (a.unlocode < b.unlocode ? -1 : a.unlocode > b.unlocode ? 1 : 0));
   return records;
+}
+
+/** A new record's place, harbour facts and namesakes: none until coordinates, WPI and same-name locations are matched. */
+function unplaced(): Pick<PortRecord, "lat" | "lon" | "coordSource" | "coordEdition" | "wpi" | "sameNameLocations"> {
+  return { lat: null, lon: null, coordSource: null, coordEdition: null, wpi: null, sameNameLocations: [] };
 }
 
 function setCoordinates(record: PortRecord, at: LatLon, source: CoordSource, edition: PortRecord["coordEdition"]): void {

@@ -1,3 +1,5 @@
+import type { Port } from "../../../domain/ports/port.ts";
+
 /** What the ports import produces: one record per UN/LOCODE with the port function. */
 
 export type CoordSource = "unlocode" | "wpi" | "natural_earth" | "geoapify";
@@ -42,23 +44,14 @@ export type WpiFacts = {
   otherNumbers: number[];
 };
 
-export type PortRecord = {
-  unlocode: string;
-  country: string;
-  location: string;
-  name: string;
-  nameAscii: string;
+/**
+ * A port as the import builds it: the service's Port (domain/ports/port.ts) with its
+ * `details` spread out and its coded fields narrowed, plus what the import tells of the
+ * row's provenance. `toPort` folds it into the Port the store keeps.
+ */
+export type PortRecord = Omit<Port, "edition" | "coordSource" | "wpi" | "details"> & {
   /** Names of the other rows UNECE lists under the same code (bilingual names). */
   alternateNames: string[];
-  subdivision: string | null;
-  subdivisionName: string | null;
-  /** UNECE function classifier string, e.g. "1-3-----". */
-  functions: string;
-  functionNames: string[];
-  status: string | null;
-  iata: string | null;
-  /** UNECE Date column, YYMM, of the last change (2018-1 rows only; the 2024 export dropped it). */
-  changed: string | null;
   /** UNECE Remarks column (2018-1 rows only), e.g. "USE BR PEC". */
   remarks: string | null;
   /** Which file the row came from. */
@@ -71,8 +64,6 @@ export type PortRecord = {
    * "absent or no longer a port".)
    */
   in2024: "port" | "not-a-port" | "absent" | "damaged" | "different-location" | null;
-  lat: number | null;
-  lon: number | null;
   coordSource: CoordSource | null;
   /** For coordSource "unlocode": the edition whose coordinates were used. */
   coordEdition: "2018-1" | "2024" | null;
@@ -82,10 +73,16 @@ export type PortRecord = {
    * (e.g. CNSHA, Shanghai's airport code, for the port CNSGH): a request for one of them
    * is answered with this port's code.
    */
-  sameNameLocations: { unlocode: string; name: string; functionNames: string[] }[];
+  sameNameLocations: NonNullable<Port["details"]["sameNameLocations"]>;
   /** Human-readable caveats: rejected or corrected coordinates, repaired names, deletion marks. */
   notes: string[];
 };
+
+/** The Port the store keeps: provenance dropped, names, remarks and caveats folded into `details`. */
+export function toPort(p: PortRecord): Port {
+  const { alternateNames, remarks, notes, sameNameLocations, in2024: _in2024, coordEdition: _coordEdition, wpi, ...port } = p;
+  return { ...port, wpi, details: { alternateNames, remarks, notes, sameNameLocations } };
+}
 
 export type PortsInput = {
   /** UNECE 2018-1 code list CSV (with the header row, or UNECE's headerless 12-column layout). */

@@ -259,12 +259,41 @@ async function fromXml(file: SourceFile, warn: (message: string) => void): Promi
 
 const REQUIRED_CSV_COLUMNS = ["unique id", "designation type", "name 6", "name type", "imo number"];
 
+type ListField = { [K in keyof ShipFacts]: ShipFacts[K] extends string[] ? K : never }[keyof ShipFacts];
+type TextField = { [K in keyof ShipFacts]: ShipFacts[K] extends string ? K : never }[keyof ShipFacts];
+
+/** CSV columns a ship's rows may repeat with other values: every distinct value is kept, in row order. */
+const CSV_LIST_COLUMNS: readonly (readonly [ListField, string])[] = [
+  ["regimes", "regime name"],
+  ["imoValues", "imo number"],
+  ["flags", "current believed flag of ship"],
+  ["previousFlags", "previous flags"],
+  ["owners", "current owner/operator (s)"],
+  ["previousOwners", "previous owner/operator (s)"],
+  ["types", "type of ship"],
+  ["tonnages", "tonnage of ship"],
+  ["years", "year built"],
+  ["lengths", "length of ship"],
+  ["hins", "hull identification number (hin)"],
+  ["sanctionsImposed", "sanctions imposed"],
+];
+
+/** CSV columns of one value per ship: the first non-empty one is kept. */
+const CSV_TEXT_COLUMNS: readonly (readonly [TextField, string])[] = [
+  ["dateDesignated", "date designated"],
+  ["lastUpdated", "last updated"],
+  ["unReference", "un reference number"],
+  ["ofsiGroupId", "ofsi group id"],
+  ["designationSource", "designation source"],
+  ["otherInformation", "other information"],
+  ["statementOfReasons", "uk statement of reasons"],
+];
+
 /** CSV columns this reader maps; a value in any other column of a ship row is reported and kept in the remarks. */
 const READ_CSV_COLUMNS = new Set([
   ...["unique id", "designation type", "name 1", "name 2", "name 3", "name 4", "name 5", "name 6", "name type", "name non-latin script"],
-  ...["regime name", "imo number", "current believed flag of ship", "previous flags", "current owner/operator (s)", "previous owner/operator (s)"],
-  ...["type of ship", "tonnage of ship", "year built", "length of ship", "hull identification number (hin)", "sanctions imposed"],
-  ...["date designated", "last updated", "un reference number", "ofsi group id", "designation source", "other information", "uk statement of reasons"],
+  ...CSV_LIST_COLUMNS.map(([, column]) => column),
+  ...CSV_TEXT_COLUMNS.map(([, column]) => column),
 ]);
 
 /** UK-Sanctions-List.csv, read as a stream; only the rows of Ship designations are kept. */
@@ -309,29 +338,11 @@ async function fromCsv(file: SourceFile, warn: (message: string) => void): Promi
     if (name !== "") f.names.push({ name, type: get(row, "name type") });
     const nonLatin = get(row, "name non-latin script");
     if (nonLatin !== "") f.names.push({ name: nonLatin, type: "Non-latin" });
-    const push = (target: string[], column: string) => {
+    for (const [field, column] of CSV_LIST_COLUMNS) {
       const v = get(row, column);
-      if (v !== "" && !target.includes(v)) target.push(v);
-    };
-    push(f.regimes, "regime name");
-    push(f.imoValues, "imo number");
-    push(f.flags, "current believed flag of ship");
-    push(f.previousFlags, "previous flags");
-    push(f.owners, "current owner/operator (s)");
-    push(f.previousOwners, "previous owner/operator (s)");
-    push(f.types, "type of ship");
-    push(f.tonnages, "tonnage of ship");
-    push(f.years, "year built");
-    push(f.lengths, "length of ship");
-    push(f.hins, "hull identification number (hin)");
-    push(f.sanctionsImposed, "sanctions imposed");
-    f.dateDesignated ||= get(row, "date designated");
-    f.lastUpdated ||= get(row, "last updated");
-    f.unReference ||= get(row, "un reference number");
-    f.ofsiGroupId ||= get(row, "ofsi group id");
-    f.designationSource ||= get(row, "designation source");
-    f.otherInformation ||= get(row, "other information");
-    f.statementOfReasons ||= get(row, "uk statement of reasons");
+      if (v !== "" && !f[field].includes(v)) f[field].push(v);
+    }
+    for (const [field, column] of CSV_TEXT_COLUMNS) f[field] ||= get(row, column);
   }
   if (index === null) throw noHeader();
   unread.report(LIST, file.name, warn);

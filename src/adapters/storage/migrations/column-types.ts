@@ -1,4 +1,4 @@
-import type { Engine } from "../database.ts";
+import type { Engine } from "../dialect/dialect.ts";
 
 /** The types that differ between the engines, so migrations are written once for both. */
 export interface ColumnTypes {
