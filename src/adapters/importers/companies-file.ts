@@ -1,6 +1,6 @@
 /**
  * An operator's own companies and fleet links (for example built from GLEIF LEI records and
- * their own registry), one JSON document (docs/companies-import.md):
+ * their own registry), one JSON document (docs/companies.md ("Your own companies: the import file")):
  *
  *   { "companies": [{ "id", "name", "aliases"?, "lei"?, "companyImo"?, "country"?, "address"? }],
  *     "fleet":     [{ "company", "imo"? | "mmsi"?, "vesselName"?, "role", "evidence" }] }
