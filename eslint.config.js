@@ -18,7 +18,7 @@ import tseslint from "typescript-eslint";
  *   src/domain      imports only src/domain, the pure npm packages in PURE_PACKAGES, node:crypto
  *                   (hashing and HMAC are functions of their input) and node:net's address
  *                   parsers (isIP...). Other node: modules only as `import type`.
- *   src/ports       imports only src/ports and src/domain.
+ *   src/interfaces  imports only src/interfaces and src/domain.
  *   src/operations  never imports src/adapters, src/main.ts, the composition root or bin/.
  *   src/adapters/X  imports another adapter (src/adapters/Y, or a file directly in src/adapters)
  *                   never; only the composition root (src/main.ts, src/compose/, src/cli/,
@@ -70,8 +70,8 @@ function domainPatterns(depth) {
   ];
 }
 
-function portsPatterns(depth) {
-  return [{ regex: `^${up(depth + 1)}(?!domain/)`, message: `src/ports imports only src/ports and src/domain; ${BOUNDARY_DOC}.` }];
+function interfacesPatterns(depth) {
+  return [{ regex: `^${up(depth + 1)}(?!domain/)`, message: `src/interfaces imports only src/interfaces and src/domain; ${BOUNDARY_DOC}.` }];
 }
 
 function operationsPatterns(depth) {
@@ -115,7 +115,7 @@ function layer(folder, patternsAt) {
 
 const boundaries = [
   ...layer("src/domain", domainPatterns),
-  ...layer("src/ports", portsPatterns),
+  ...layer("src/interfaces", interfacesPatterns),
   ...layer("src/operations", operationsPatterns),
   { files: ["src/adapters/*.ts"], rules: { [RULE]: restrict(adapterPatterns(null, 0)) } },
   ...ADAPTER_FOLDERS.flatMap((folder) => layer(`src/adapters/${folder}`, (depth) => adapterPatterns(folder, depth))),

@@ -17,7 +17,7 @@
  * DATABASE_URL is set (a scratch database, dropped at the end).
  */
 import { importDataset } from "../src/adapters/importers/datasets.ts";
-import type { PositionFix } from "../src/ports/positions.ts";
+import type { PositionFix } from "../src/interfaces/positions.ts";
 import { BENCH_ENGINES, withEngineService } from "./engine-service.ts";
 import { percentile } from "./percentile.ts";
 

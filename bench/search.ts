@@ -18,7 +18,7 @@
 import { importDataset } from "../src/adapters/importers/datasets.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { normalizeName } from "../src/domain/vessels/names.ts";
-import type { FleetImport } from "../src/ports/vessels.ts";
+import type { FleetImport } from "../src/interfaces/vessels.ts";
 import type { CompanyRecord } from "../src/domain/companies/company.ts";
 import { percentile } from "./percentile.ts";
 import { withEngineService } from "./engine-service.ts";

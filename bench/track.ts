@@ -22,7 +22,7 @@ import { sql } from "kysely";
 import { parseConfig } from "../src/config.ts";
 import { bucketMsFor } from "../src/domain/tracks/window.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
-import type { PositionFix } from "../src/ports/positions.ts";
+import type { PositionFix } from "../src/interfaces/positions.ts";
 import { percentile } from "./percentile.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 

@@ -4,8 +4,8 @@ import { importSanctions } from "../adapters/importers/sanctions-import.ts";
 import { directSender, type Simulator, senderFor, startSimulator } from "../adapters/ingest/simulator/index.ts";
 import { ensureDemoUser } from "../adapters/web/demo-user.ts";
 import type { ServiceCore as Service } from "../compose/services.ts";
-import type { IngestStation } from "../ports/positions.ts";
-import type { SanctionsImportResult } from "../ports/sanctions.ts";
+import type { IngestStation } from "../interfaces/positions.ts";
+import type { SanctionsImportResult } from "../interfaces/sanctions.ts";
 
 export interface DemoSetup {
   sandboxKey: string;

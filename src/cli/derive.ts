@@ -1,6 +1,6 @@
 import { apply } from "../adapters/derived/runtime.ts";
 import type { ServiceCore } from "../compose/services.ts";
-import type { DerivedCommit } from "../ports/derived.ts";
+import type { DerivedCommit } from "../interfaces/derived.ts";
 import { parseIsoTime } from "../domain/tracks/window.ts";
 import { newVesselDerivedState } from "../domain/derived/derive.ts";
 import { GateSet } from "../domain/derived/transit-detector.ts";

@@ -1,5 +1,5 @@
 import { FEED_KIND_INFO, FEED_KINDS, FEED_NAME, feedUrlProblem, isFeedKind } from "../domain/feeds/kinds.ts";
-import { FeedExistsError, type FeedWithStatus } from "../ports/feeds.ts";
+import { FeedExistsError, type FeedWithStatus } from "../interfaces/feeds.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError, EXIT_BAD_ARGUMENT } from "./cli-error.ts";
 import { withServices } from "./context.ts";

@@ -1,6 +1,6 @@
 import { AllowFromError, parseAllowFrom } from "../domain/stations/allow-from.ts";
 import { ConnectTargetError, formatConnectTarget, parseConnectTarget } from "../domain/stations/connect-target.ts";
-import { NoFreePlainPortError, type Station, type StationSettings } from "../ports/accounts.ts";
+import { NoFreePlainPortError, type Station, type StationSettings } from "../interfaces/accounts.ts";
 import { formatStation, stationsReport } from "./station-tools.ts";
 import { type OptionValues, parseCommandArgs, str } from "./arguments.ts";
 import { CliError, EXIT_BAD_ARGUMENT } from "./cli-error.ts";

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 import { normaliseEmail } from "../domain/people/email.ts";
 import { checkPassword } from "../domain/people/password.ts";
-import type { AccountStore } from "../ports/accounts.ts";
-import type { SessionStore, UserStore } from "../ports/people.ts";
+import type { AccountStore } from "../interfaces/accounts.ts";
+import type { SessionStore, UserStore } from "../interfaces/people.ts";
 import { hashPassword } from "../adapters/web/password-hasher.ts";
 
 export const USERS_USAGE = `  users create --account <id> --email <e> --password-stdin [--json]

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { alertLimits } from "../domain/alerts/limits.ts";
 import { invalidParameter } from "../domain/errors.ts";
 import { parseImo, parseMmsi, parseUnlocode } from "../domain/identifiers.ts";
-import type { Follow } from "../ports/alerts.ts";
+import type { Follow } from "../interfaces/alerts.ts";
 import { accountOf, limitReached } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 import { followView, FollowSchema } from "./projections/follow-view.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DeliveryStatus } from "../ports/webhooks.ts";
+import type { DeliveryStatus } from "../interfaces/webhooks.ts";
 import { accountOf, idParam, timeParam } from "./account.common.ts";
 import { defineOperation } from "./operation.ts";
 import { ownedEndpoint } from "./owned-webhook-endpoint.ts";

@@ -2,8 +2,8 @@ import { AppError } from "../domain/errors.ts";
 import { lastUseDue } from "../domain/last-use.ts";
 import { ANONYMOUS_RATE_PER_SECOND, type Entitlements, entitlements } from "../domain/plans.ts";
 import { hashSecret, KEY_PATTERN, sameDigest } from "../domain/secrets.ts";
-import type { AccountStore, KeyPrincipalRecord } from "../ports/accounts.ts";
-import type { Clock } from "../ports/clock.ts";
+import type { AccountStore, KeyPrincipalRecord } from "../interfaces/accounts.ts";
+import type { Clock } from "../interfaces/clock.ts";
 import type { Principal } from "./principal.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sourced } from "../domain/rights/sourced.ts";
-import type { PositionFix, VesselIdentity } from "../ports/positions.ts";
+import type { PositionFix, VesselIdentity } from "../interfaces/positions.ts";
 import { defineOperation } from "./operation.ts";
 import { intParam } from "./params.ts";
 

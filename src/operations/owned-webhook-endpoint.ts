@@ -1,4 +1,4 @@
-import type { WebhookEndpoint } from "../ports/webhooks.ts";
+import type { WebhookEndpoint } from "../interfaces/webhooks.ts";
 import { accountOf, notFound } from "./account.common.ts";
 import type { OperationContext } from "./operation.ts";
 

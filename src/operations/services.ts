@@ -1,19 +1,19 @@
 import type { SourceRegistry } from "../domain/rights/source.ts";
-import type { AccountStore, CreditLedger, StationStore } from "../ports/accounts.ts";
-import type { Admission } from "../ports/admission.ts";
-import type { Clock } from "../ports/clock.ts";
-import type { CompanyStore } from "../ports/companies.ts";
-import type { FlagFleetReader } from "../ports/flag-fleet.ts";
-import type { InspectionStore } from "../ports/inspections.ts";
-import type { FeedStore } from "../ports/feeds.ts";
-import type { PositionStore } from "../ports/positions.ts";
-import type { DerivedStore, WaterwayCatalog } from "../ports/derived.ts";
-import type { FlagStore, PortStore, WreckStore } from "../ports/reference.ts";
-import type { AlertStore, AlertsRuntime } from "../ports/alerts.ts";
-import type { SanctionsStore } from "../ports/sanctions.ts";
-import type { ArchiveStore, TrackStore } from "../ports/tracks.ts";
-import type { SearchStore, VesselStore } from "../ports/vessels.ts";
-import type { WebhookDispatch, WebhookStore } from "../ports/webhooks.ts";
+import type { AccountStore, CreditLedger, StationStore } from "../interfaces/accounts.ts";
+import type { Admission } from "../interfaces/admission.ts";
+import type { Clock } from "../interfaces/clock.ts";
+import type { CompanyStore } from "../interfaces/companies.ts";
+import type { FlagFleetReader } from "../interfaces/flag-fleet.ts";
+import type { InspectionStore } from "../interfaces/inspections.ts";
+import type { FeedStore } from "../interfaces/feeds.ts";
+import type { PositionStore } from "../interfaces/positions.ts";
+import type { DerivedStore, WaterwayCatalog } from "../interfaces/derived.ts";
+import type { FlagStore, PortStore, WreckStore } from "../interfaces/reference.ts";
+import type { AlertStore, AlertsRuntime } from "../interfaces/alerts.ts";
+import type { SanctionsStore } from "../interfaces/sanctions.ts";
+import type { ArchiveStore, TrackStore } from "../interfaces/tracks.ts";
+import type { SearchStore, VesselStore } from "../interfaces/vessels.ts";
+import type { WebhookDispatch, WebhookStore } from "../interfaces/webhooks.ts";
 
 /** Everything an operation or the pipeline may reach: ports only, never adapters. */
 export interface Services {

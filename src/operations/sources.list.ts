@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FeedWithStatus } from "../ports/feeds.ts";
+import type { FeedWithStatus } from "../interfaces/feeds.ts";
 import { FEED_KIND_INFO } from "../domain/feeds/kinds.ts";
 import { defineOperation } from "./operation.ts";
 

@@ -14,7 +14,7 @@ import {
   resolveWindow,
 } from "../domain/tracks/window.ts";
 import { mmsiLinkSource } from "../domain/vessels/mmsi-link.ts";
-import { ArchiveUnavailableError, type TrackPoint } from "../ports/tracks.ts";
+import { ArchiveUnavailableError, type TrackPoint } from "../interfaces/tracks.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 import { intParam, timeParam } from "./params.ts";
 import { vesselIdParam } from "./params.ts";

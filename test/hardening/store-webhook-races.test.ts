@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { TEST_EVENT_TYPE } from "../../src/domain/alerts/payload.ts";
-import type { AttemptResult, WebhookStore } from "../../src/ports/webhooks.ts";
+import type { AttemptResult, WebhookStore } from "../../src/interfaces/webhooks.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 
 const ROUNDS = 25;

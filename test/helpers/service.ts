@@ -9,7 +9,7 @@ import { allMigrations } from "../../src/adapters/storage/migrations/index.ts";
 import { type Config, parseConfig } from "../../src/config.ts";
 import type { PlanId } from "../../src/domain/plans.ts";
 import { createService, DATASETS_DIR, type OAuthSeams, PROJECT_ROOT, type Service } from "../../src/main.ts";
-import type { Clock } from "../../src/ports/clock.ts";
+import type { Clock } from "../../src/interfaces/clock.ts";
 import type { WebhooksOptions } from "../../src/adapters/webhooks/runtime.ts";
 import type { FeedRunnerOptions } from "../../src/adapters/ingest/feeds/runner.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { PositionFix } from "../../src/ports/positions.ts";
+import type { PositionFix } from "../../src/interfaces/positions.ts";
 import { armor, bits, sentence } from "../domain/ais/helpers.ts";
 import { type IngestTestService, metric, metricsText, positionLine, startIngestService, stationFor, type TestStation } from "./helpers.ts";
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { IngestMetrics } from "../../src/adapters/ingest/metrics.ts";
 import { IngestPipeline } from "../../src/adapters/ingest/pipeline.ts";
 import { encodePositionA, toSentences } from "../../src/domain/ais/encode.ts";
-import type { IngestBatch, IngestStation, PositionStore } from "../../src/ports/positions.ts";
+import type { IngestBatch, IngestStation, PositionStore } from "../../src/interfaces/positions.ts";
 import { TestClock } from "../helpers/service.ts";
 import { positionLine, staticLines } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { IngestBatch, PositionFix, PositionStore } from "../../src/ports/positions.ts";
+import type { IngestBatch, PositionFix, PositionStore } from "../../src/interfaces/positions.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 
 const T = Date.parse("2026-11-20T12:00:00Z");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SHARED_STATIONS_TTL_MS } from "../../src/adapters/storage/shared-stations.ts";
+import { SHARED_STATIONS_TTL_MS } from "../../src/adapters/storage/stations/shared-stations.ts";
 import { ENGINES, get } from "../helpers/service.ts";
 import { type IngestTestService, positionLine, startIngestService, stationFor, type TestStation } from "./helpers.ts";
 

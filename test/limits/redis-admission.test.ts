@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { RedisAdmission } from "../../src/adapters/limits/redis-admission.ts";
-import { SqlCreditLedger } from "../../src/adapters/storage/credit-ledger.ts";
-import { RedisCreditLedger } from "../../src/adapters/storage/redis-credit-ledger.ts";
+import { RedisAdmission } from "../../src/adapters/storage/redis/admission.ts";
+import { SqlCreditLedger } from "../../src/adapters/storage/accounts/credit-ledger.ts";
+import { RedisCreditLedger } from "../../src/adapters/storage/redis/credit-ledger.ts";
 import { AppError } from "../../src/domain/errors.ts";
-import type { AdmissionRequest } from "../../src/ports/admission.ts";
+import type { AdmissionRequest } from "../../src/interfaces/admission.ts";
 import { dropRedisKeys, redisReachable, TEST_REDIS_URL } from "../helpers/redis.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 

@@ -4,7 +4,7 @@ import { cimdFetcher } from "../../src/adapters/oauth/cimd-fetcher.ts";
 import { DeliveryTransport } from "../../src/adapters/webhooks/http-client.ts";
 import { CIMD_TIMEOUT_MS } from "../../src/domain/oauth/lifetimes.ts";
 import { ClientResolver } from "../../src/adapters/oauth/client-resolver.ts";
-import type { OAuthStore, StoredClient } from "../../src/ports/oauth.ts";
+import type { OAuthStore, StoredClient } from "../../src/interfaces/oauth.ts";
 import { TestClock } from "../helpers/service.ts";
 
 const URL_ = "https://client.test/cimd.json";

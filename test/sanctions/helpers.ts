@@ -3,7 +3,7 @@
  * service, and screening through HTTP in calls of at most 50 ids.
  */
 import { importSanctions, importSanctionsFiles, type SanctionsImportOptions } from "../../src/adapters/importers/sanctions-import.ts";
-import type { SanctionsImportResult } from "../../src/ports/sanctions.ts";
+import type { SanctionsImportResult } from "../../src/interfaces/sanctions.ts";
 import { fixturePath, reassembleUkCsv } from "../adapters/importers/sanctions/helpers.ts";
 import { get, type TestService } from "../helpers/service.ts";
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from "node:test";
 import { parseSanctionsList } from "../../src/adapters/importers/sanctions/index.ts";
 import { isValidImo } from "../../src/domain/identifiers.ts";
 import { DelistingGuardError } from "../../src/domain/sanctions/diff.ts";
-import { SanctionsImportError } from "../../src/ports/sanctions.ts";
+import { SanctionsImportError } from "../../src/interfaces/sanctions.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 import {
   CANADA_POST,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { hashSecret } from "../../src/domain/secrets.ts";
-import type { PortRow } from "../../src/ports/reference.ts";
+import type { PortRow } from "../../src/interfaces/reference.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 
 const port = (unlocode: string, over: Partial<PortRow> = {}): PortRow => ({

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { OWN_STATIONS_TTL_MS, OwnStations } from "../../src/adapters/storage/own-stations.ts";
+import { OWN_STATIONS_TTL_MS, OwnStations } from "../../src/adapters/storage/stations/own-stations.ts";
 import { TestClock } from "../helpers/service.ts";
 
 /** A table of stations per account, counting how often it is read. */

@@ -7,12 +7,12 @@ import { after, before, describe, it } from "node:test";
 import { Kysely, type Migration, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { compact } from "../../src/adapters/archive/compact.ts";
-import { SqlArchiveStore } from "../../src/adapters/storage/archive-store.ts";
+import { SqlArchiveStore } from "../../src/adapters/storage/positions/archive-store.ts";
 import { openStore, type Store } from "../../src/adapters/storage/database.ts";
 import { columnTypes } from "../../src/adapters/storage/migrations/column-types.ts";
 import { allMigrations } from "../../src/adapters/storage/migrations/index.ts";
-import { dayStart, DAYS_AHEAD, partitionName, PositionPartitions } from "../../src/adapters/storage/position-partitions.ts";
-import { SqlTrackStore } from "../../src/adapters/storage/track-store.ts";
+import { dayStart, DAYS_AHEAD, partitionName, PositionPartitions } from "../../src/adapters/storage/positions/position-partitions.ts";
+import { SqlTrackStore } from "../../src/adapters/storage/positions/track-store.ts";
 
 const ADMIN = process.env.DATABASE_URL;
 const DAY = 86_400_000;

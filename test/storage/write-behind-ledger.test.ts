@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { SqlCreditLedger } from "../../src/adapters/storage/credit-ledger.ts";
-import { WriteBehindLedger } from "../../src/adapters/storage/write-behind-ledger.ts";
+import { SqlCreditLedger } from "../../src/adapters/storage/accounts/credit-ledger.ts";
+import { WriteBehindLedger } from "../../src/adapters/storage/accounts/write-behind-ledger.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 
 describe("write-behind credits (the SQLite ledger)", () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
 import { PROJECT_ROOT } from "../../src/main.ts";
-import type { PositionFix, VesselIdentityUpdate } from "../../src/ports/positions.ts";
+import type { PositionFix, VesselIdentityUpdate } from "../../src/interfaces/positions.ts";
 import { type Engine, startTestService, type TestService } from "../helpers/service.ts";
 
 export const MIN = 60_000;

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { PositionFix } from "../../src/ports/positions.ts";
+import type { PositionFix } from "../../src/interfaces/positions.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 import { writeFixes } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from "fastify";
 import { hashPassword } from "../../src/adapters/web/password-hasher.ts";
-import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
+import { SqlUserStore } from "../../src/adapters/storage/accounts/users-store.ts";
 import type { PlanId } from "../../src/domain/plans.ts";
 import type { TestService } from "../helpers/service.ts";
 

@@ -10,7 +10,7 @@ import { startTestService, type TestService } from "../helpers/service.ts";
 import { sourcesFile } from "../helpers/sources-file.ts";
 import { HOUR, identity, imoOf, MIN, station, used, writeTrack } from "../vessels/helpers.ts";
 import { hashPassword } from "../../src/adapters/web/password-hasher.ts";
-import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
+import { SqlUserStore } from "../../src/adapters/storage/accounts/users-store.ts";
 import { Browser, makeUser, PASSWORD } from "./helpers.ts";
 import { readFileSync } from "node:fs";
 import { importSanctionsFiles } from "../../src/adapters/importers/sanctions-import.ts";

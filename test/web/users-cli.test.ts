@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { runUsersCommand } from "../../src/cli/users-command.ts";
-import { SqlSessionStore } from "../../src/adapters/storage/sessions-store.ts";
-import { SqlUserStore } from "../../src/adapters/storage/users-store.ts";
+import { SqlSessionStore } from "../../src/adapters/storage/accounts/sessions-store.ts";
+import { SqlUserStore } from "../../src/adapters/storage/accounts/users-store.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 import { Browser } from "./helpers.ts";
 

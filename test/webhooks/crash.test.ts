@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { NewAlert } from "../../src/ports/webhooks.ts";
+import type { NewAlert } from "../../src/interfaces/webhooks.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 import { HOOK_HOST, type Receiver, startReceiver, testPki, wait } from "./helpers.ts";
 

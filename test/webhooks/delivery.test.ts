@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DeliveryWorker } from "../../src/adapters/webhooks/worker.ts";
-import type { NewAlert } from "../../src/ports/webhooks.ts";
+import type { NewAlert } from "../../src/interfaces/webhooks.ts";
 import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 import { HOOK_HOST, mapResolver, type Received, type Receiver, startReceiver, transportFor, verifyReceived } from "./helpers.ts";
 

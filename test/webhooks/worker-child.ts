@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { DeliveryTransport } from "../../src/adapters/webhooks/http-client.ts";
 import { DeliveryWorker } from "../../src/adapters/webhooks/worker.ts";
 import { openStore } from "../../src/adapters/storage/database.ts";
-import { SqlWebhookStore } from "../../src/adapters/storage/webhooks-store.ts";
-import { loadSecretBox } from "../../src/adapters/storage/secret-keys.ts";
-import { systemClock } from "../../src/ports/clock.ts";
+import { SqlWebhookStore } from "../../src/adapters/storage/alerts/webhooks-store.ts";
+import { loadSecretBox } from "../../src/adapters/storage/accounts/secret-keys.ts";
+import { systemClock } from "../../src/interfaces/clock.ts";
 import { mapResolver, policyAllowing } from "./helpers.ts";
 
 const address = process.env.RECEIVER_ADDRESS!;

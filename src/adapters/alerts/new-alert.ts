@@ -1,7 +1,7 @@
 import { alertEventBody, type AlertContent, type PayloadContext } from "../../domain/alerts/payload.ts";
 import { entitlements } from "../../domain/plans.ts";
-import type { AccountStore } from "../../ports/accounts.ts";
-import type { NewAlert } from "../../ports/webhooks.ts";
+import type { AccountStore } from "../../interfaces/accounts.ts";
+import type { NewAlert } from "../../interfaces/webhooks.ts";
 
 /** An alert's content, but for the ids and time the store gives it when it records it (and the type and time it has already). */
 export type AlertFacts = Omit<AlertContent, "alertId" | "eventId" | "created" | "type" | "occurredAt">;

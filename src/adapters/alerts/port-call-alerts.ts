@@ -2,11 +2,11 @@ import { type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
 import { PORT_CALL_METHOD, PORT_CALL_VERSION, type PortCallEvent } from "../../domain/derived/port-call-detector.ts";
 import { formatId } from "../../domain/ids.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
-import type { AccountStore } from "../../ports/accounts.ts";
-import type { AlertStore, Follow } from "../../ports/alerts.ts";
-import type { IngestStation, PositionStore } from "../../ports/positions.ts";
-import type { PortStore } from "../../ports/reference.ts";
-import type { NewAlert } from "../../ports/webhooks.ts";
+import type { AccountStore } from "../../interfaces/accounts.ts";
+import type { AlertStore, Follow } from "../../interfaces/alerts.ts";
+import type { IngestStation, PositionStore } from "../../interfaces/positions.ts";
+import type { PortStore } from "../../interfaces/reference.ts";
+import type { NewAlert } from "../../interfaces/webhooks.ts";
 import { commercialUse, newAlert } from "./new-alert.ts";
 
 export interface PortCallAlertsDeps {

@@ -1,10 +1,10 @@
 import { portCallAlerts, type PortCallAlertsDeps } from "./port-call-alerts.ts";
 import type { PortCallEvent } from "../../domain/derived/port-call-detector.ts";
 import type { Services } from "../../operations/services.ts";
-import type { AlertsRuntime, ZoneStateStore } from "../../ports/alerts.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
-import type { PositionFix } from "../../ports/positions.ts";
+import type { AlertsRuntime, ZoneStateStore } from "../../interfaces/alerts.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { NewAlert, WebhookStore } from "../../interfaces/webhooks.ts";
+import type { PositionFix } from "../../interfaces/positions.ts";
 import { SanctionsAlerts } from "./sanctions-alerts.ts";
 import { ZoneAlerts, type ZoneAlertsDeps } from "./zone-alerts.ts";
 

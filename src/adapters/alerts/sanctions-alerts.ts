@@ -3,12 +3,12 @@ import { formatId } from "../../domain/ids.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
 import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
 import { directMatch } from "../../domain/sanctions/matching.ts";
-import type { AccountStore } from "../../ports/accounts.ts";
-import type { AlertStore, Follow, SavedSearch } from "../../ports/alerts.ts";
+import type { AccountStore } from "../../interfaces/accounts.ts";
+import type { AlertStore, Follow, SavedSearch } from "../../interfaces/alerts.ts";
 import { savedSearchMatches } from "../../domain/alerts/saved-search-match.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { SanctionsEvent, SanctionsStore } from "../../ports/sanctions.ts";
-import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { SanctionsEvent, SanctionsStore } from "../../interfaces/sanctions.ts";
+import type { NewAlert, WebhookStore } from "../../interfaces/webhooks.ts";
 import { commercialUse, newAlert } from "./new-alert.ts";
 
 export const SANCTIONS_CURSOR = "sanctions_events";

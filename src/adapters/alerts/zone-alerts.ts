@@ -3,11 +3,11 @@ import { formatId } from "../../domain/ids.ts";
 import { ZoneIndex } from "../../domain/alerts/zone-index.ts";
 import { ZoneTracker } from "../../domain/alerts/zone-tracker.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
-import type { AccountStore } from "../../ports/accounts.ts";
-import type { AlertStore, ZonePresence, ZoneStateStore } from "../../ports/alerts.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { IngestStation, PositionFix, PositionStore } from "../../ports/positions.ts";
-import type { NewAlert, WebhookStore } from "../../ports/webhooks.ts";
+import type { AccountStore } from "../../interfaces/accounts.ts";
+import type { AlertStore, ZonePresence, ZoneStateStore } from "../../interfaces/alerts.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { IngestStation, PositionFix, PositionStore } from "../../interfaces/positions.ts";
+import type { NewAlert, WebhookStore } from "../../interfaces/webhooks.ts";
 import { SerialTasks } from "../shared/serial-tasks.ts";
 import { commercialUse, newAlert } from "./new-alert.ts";
 

@@ -1,5 +1,5 @@
 import { ARCHIVE_SLOT_MS, archiveBoundary } from "../../domain/tracks/window.ts";
-import type { ArchivePoint, ArchiveStore, RecentPositions, StoredFix, TimePartitions } from "../../ports/tracks.ts";
+import type { ArchivePoint, ArchiveStore, RecentPositions, StoredFix, TimePartitions } from "../../interfaces/tracks.ts";
 
 export interface CompactionReport {
   /** Vessels whose old fixes were moved. */

@@ -1,6 +1,6 @@
-import type { Clock } from "../../ports/clock.ts";
-import type { ArchiveStore, RecentPositions } from "../../ports/tracks.ts";
-import type { VesselStore } from "../../ports/vessels.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { ArchiveStore, RecentPositions } from "../../interfaces/tracks.ts";
+import type { VesselStore } from "../../interfaces/vessels.ts";
 import { compact } from "./compact.ts";
 
 export interface MaintenanceOptions {

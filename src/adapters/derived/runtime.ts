@@ -3,8 +3,8 @@ import type { DerivedFix } from "../../domain/derived/fix.ts";
 import { PortAreaIndex, portArea } from "../../domain/derived/port-areas.ts";
 import type { PortCall, PortCallEvent } from "../../domain/derived/port-call-detector.ts";
 import type { GateCrossing, GateSet } from "../../domain/derived/transit-detector.ts";
-import type { DerivedCommit, DerivedStore } from "../../ports/derived.ts";
-import type { NewAlert } from "../../ports/webhooks.ts";
+import type { DerivedCommit, DerivedStore } from "../../interfaces/derived.ts";
+import type { NewAlert } from "../../interfaces/webhooks.ts";
 import { SerialTasks } from "../shared/serial-tasks.ts";
 
 /** Queued fixes evaluated and committed together (one ingest batch holds at most 5,000). */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import { BUNDLED_DATASETS_DIR as DATASETS_DIR } from "./bundled-datasets-dir.ts";
-import type { FlagRow, WreckRow } from "../../ports/reference.ts";
+import type { FlagRow, WreckRow } from "../../interfaces/reference.ts";
 import { loadBundledEmissions, parseEmissions } from "./emissions.ts";
 import { loadBundledFlags } from "./flags.ts";
 import { companiesFromFleetList } from "../../domain/companies/from-fleet-list.ts";

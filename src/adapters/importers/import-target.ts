@@ -1,5 +1,5 @@
 import type { Services } from "../../operations/services.ts";
-import type { DatasetLog } from "../../ports/reference.ts";
+import type { DatasetLog } from "../../interfaces/reference.ts";
 
 /**
  * What the dataset importers write to: the reference and vessel stores, the clock that dates

@@ -5,10 +5,10 @@
  */
 import { createHash } from "node:crypto";
 import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { CompanyStore } from "../../ports/companies.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { CompanyStore } from "../../interfaces/companies.ts";
 import { companiesFromSanctions } from "../../domain/companies/from-sanctions.ts";
-import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../ports/sanctions.ts";
+import { SanctionsImportError, type SanctionsImportResult, type SanctionsStore } from "../../interfaces/sanctions.ts";
 import { OFFICIAL_SANCTIONS_SOURCES, parseListedCompanies, parseSanctionsList, type SourceFile, withSanctionsSources } from "./sanctions/index.ts";
 import { fileChunks } from "./sanctions/chunks.ts";
 import { sizeOf } from "./sanctions/common.ts";

@@ -12,7 +12,7 @@
  * fetched once per deployment, not once per process.
  */
 import { SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
-import type { SanctionsFetchState } from "../../ports/sanctions.ts";
+import type { SanctionsFetchState } from "../../interfaces/sanctions.ts";
 import { type ConfiguredSanctionsSources, describeImport, importAllSanctions, type ListOutcome, type SanctionsImportDeps } from "./sanctions-import.ts";
 import type { ReadSourcesOptions } from "./sanctions/source.ts";
 

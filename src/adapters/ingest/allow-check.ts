@@ -1,5 +1,5 @@
 import { allowFromMatcher } from "../../domain/stations/allow-from.ts";
-import type { IngestStation } from "../../ports/positions.ts";
+import type { IngestStation } from "../../interfaces/positions.ts";
 
 const MAX_LISTS = 1_000;
 const matchers = new Map<string, (address: string) => boolean>();

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../domain/errors.ts";
 import { errorBody } from "../../operations/envelope.ts";
-import type { IngestStation } from "../../ports/positions.ts";
+import type { IngestStation } from "../../interfaces/positions.ts";
 import { stationAllows } from "./allow-check.ts";
 import { readIngestBody } from "./http-body.ts";
 import type { IngestPipeline } from "./pipeline.ts";

@@ -1,6 +1,6 @@
 import type { DecodedAisMessage } from "../../domain/ais/index.ts";
 import { isValidImo } from "../../domain/identifiers.ts";
-import type { VesselIdentityUpdate } from "../../ports/positions.ts";
+import type { VesselIdentityUpdate } from "../../interfaces/positions.ts";
 
 function text(v: string): string | null {
   return v === "" ? null : v;

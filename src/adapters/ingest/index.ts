@@ -1,11 +1,11 @@
-import type { Clock } from "../../ports/clock.ts";
-import type { PositionStore } from "../../ports/positions.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { PositionStore } from "../../interfaces/positions.ts";
 import { IngestMetrics } from "./metrics.ts";
 import type { IngestOptions } from "./ingest-options.ts";
 import { IngestPipeline } from "./pipeline.ts";
 import { StationDirectory } from "./station-directory.ts";
 import { StationReceivers, type StationReceiversOptions } from "./station-receivers.ts";
-import type { Station } from "../../ports/accounts.ts";
+import type { Station } from "../../interfaces/accounts.ts";
 import { startTcpListener, type TcpListener, type TcpListenerOptions } from "./tcp-listener.ts";
 import { startUdpListener, type UdpListener } from "./udp-listener.ts";
 

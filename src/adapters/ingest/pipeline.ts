@@ -1,8 +1,8 @@
 import { createAisDecoder, type DecodedAisMessage } from "../../domain/ais/index.ts";
 import { JumpFilter } from "../../domain/tracks/position-jump.ts";
-import type { Clock } from "../../ports/clock.ts";
+import type { Clock } from "../../interfaces/clock.ts";
 import type { FeedReport } from "../../domain/feeds/report.ts";
-import type { IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../ports/positions.ts";
+import type { IngestStation, PositionFix, PositionStore, VesselIdentityUpdate } from "../../interfaces/positions.ts";
 import { identityUpdate, mergeIdentity } from "./identity-update.ts";
 import { type IngestOptions, ingestOptions } from "./ingest-options.ts";
 import type { IngestMetrics, Transport } from "./metrics.ts";

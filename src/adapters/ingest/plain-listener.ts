@@ -1,7 +1,7 @@
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import { createServer, type Server, type Socket } from "node:net";
 import { allowFromMatcher } from "../../domain/stations/allow-from.ts";
-import type { IngestStation } from "../../ports/positions.ts";
+import type { IngestStation } from "../../interfaces/positions.ts";
 import { holdWhileOverloaded } from "./back-pressure.ts";
 import { LineSplitter } from "./lines.ts";
 import type { IngestPipeline } from "./pipeline.ts";

@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
 import type { ConnectTarget } from "../../domain/stations/connect-target.ts";
-import type { IngestStation } from "../../ports/positions.ts";
+import type { IngestStation } from "../../interfaces/positions.ts";
 import { holdWhileOverloaded } from "./back-pressure.ts";
 import { LineSplitter } from "./lines.ts";
 import type { IngestPipeline } from "./pipeline.ts";

@@ -1,5 +1,5 @@
 import type { AisDecoder, AisDecoderStats } from "../../domain/ais/index.ts";
-import type { CounterDelta, IngestStation } from "../../ports/positions.ts";
+import type { CounterDelta, IngestStation } from "../../interfaces/positions.ts";
 import type { IngestMetrics } from "./metrics.ts";
 
 /** Station counter names for what the pipeline counts itself (the decoder's counts are `type:N`, `reason:R`). */

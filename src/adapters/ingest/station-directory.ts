@@ -1,7 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { hashSecret, sameDigest } from "../../domain/secrets.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { IngestStation, PositionStore } from "../../ports/positions.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { IngestStation, PositionStore } from "../../interfaces/positions.ts";
 import { udpKeyFromHex } from "./udp-signature.ts";
 
 /** How long a lookup (found or not) is remembered; a new or rotated station secret works within this. */

@@ -1,5 +1,5 @@
 import { parseConnectTarget } from "../../domain/stations/connect-target.ts";
-import type { Station } from "../../ports/accounts.ts";
+import type { Station } from "../../interfaces/accounts.ts";
 import type { IngestPipeline } from "./pipeline.ts";
 import { type PlainListener, startPlainListener } from "./plain-listener.ts";
 import { ReceiverConnection, type ReceiverConnectionOptions } from "./receiver-connection.ts";

@@ -1,5 +1,5 @@
 import { createServer, type Socket } from "node:net";
-import type { IngestStation } from "../../ports/positions.ts";
+import type { IngestStation } from "../../interfaces/positions.ts";
 import { stationAllows } from "./allow-check.ts";
 import { LineSplitter } from "./lines.ts";
 import type { IngestPipeline } from "./pipeline.ts";

@@ -1,7 +1,7 @@
 import { createSocket, type RemoteInfo } from "node:dgram";
 import { isIPv6 } from "node:net";
-import type { Clock } from "../../ports/clock.ts";
-import type { IngestStation } from "../../ports/positions.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { IngestStation } from "../../interfaces/positions.ts";
 import type { IngestPipeline } from "./pipeline.ts";
 import { STATION_COUNTERS } from "./station-counters.ts";
 import { stationAllows } from "./allow-check.ts";

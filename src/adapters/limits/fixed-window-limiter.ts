@@ -1,5 +1,5 @@
-import type { Clock } from "../../ports/clock.ts";
-import type { RateDecision, RateLimiter } from "../../ports/rate-limiter.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { RateDecision, RateLimiter } from "../../interfaces/rate-limiter.ts";
 
 const WINDOW_MS = 1_000;
 

@@ -1,6 +1,6 @@
-import type { CreditLedger } from "../../ports/accounts.ts";
-import type { Admission, AdmissionDecision, AdmissionRequest } from "../../ports/admission.ts";
-import type { RateLimiter } from "../../ports/rate-limiter.ts";
+import type { CreditLedger } from "../../interfaces/accounts.ts";
+import type { Admission, AdmissionDecision, AdmissionRequest } from "../../interfaces/admission.ts";
+import type { RateLimiter } from "../../interfaces/rate-limiter.ts";
 
 /** Admission from a rate limiter and a credit ledger asked in turn: the shape of a deployment without Redis. */
 export class SequentialAdmission implements Admission {

@@ -1,7 +1,7 @@
 import { checkCodeChallenge } from "../../domain/oauth/pkce.ts";
 import { matchRedirectUri } from "../../domain/oauth/redirect-uri.ts";
 import { parseScope, type Scope } from "../../domain/oauth/scopes.ts";
-import type { StoredClient } from "../../ports/oauth.ts";
+import type { StoredClient } from "../../interfaces/oauth.ts";
 import type { ClientResolver } from "./client-resolver.ts";
 
 /** The parameters of an authorization request, carried through the consent form unchanged. */

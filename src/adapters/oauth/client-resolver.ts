@@ -1,7 +1,7 @@
 import { checkClientIdUrl, isClientIdUrl, validateClientMetadata } from "../../domain/oauth/client-metadata.ts";
 import { cimdCacheMs, CIMD_MAX_BYTES } from "../../domain/oauth/lifetimes.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { OAuthStore, StoredClient } from "../../ports/oauth.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { OAuthStore, StoredClient } from "../../interfaces/oauth.ts";
 import type { CimdFetcher } from "./cimd-fetcher.ts";
 
 export type ClientResolution = { ok: true; client: StoredClient } | { ok: false; message: string };

@@ -1,5 +1,5 @@
-import type { Clock } from "../../ports/clock.ts";
-import type { OAuthStore } from "../../ports/oauth.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { OAuthStore } from "../../interfaces/oauth.ts";
 
 export interface ConnectedApp {
   id: string;

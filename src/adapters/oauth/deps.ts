@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import type { Clock } from "../../ports/clock.ts";
-import type { OAuthStore } from "../../ports/oauth.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { OAuthStore } from "../../interfaces/oauth.ts";
 import { type Html, html } from "../shared/html.ts";
 import type { CimdFetcher } from "./cimd-fetcher.ts";
 import { publicBase } from "../shared/public-base.ts";

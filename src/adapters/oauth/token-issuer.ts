@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { issuesRefreshToken } from "../../domain/oauth/grant-rules.ts";
 import { ACCESS_TOKEN_TTL_MS, REFRESH_TOKEN_TTL_MS } from "../../domain/oauth/lifetimes.ts";
 import { hashSecret, randomBase62 } from "../../domain/secrets.ts";
-import type { TokenRow } from "../../ports/oauth.ts";
+import type { TokenRow } from "../../interfaces/oauth.ts";
 
 /** Opaque tokens with prefixes people and secret scanners recognise; about 238 bits each. */
 export const ACCESS_TOKEN_PREFIX = "mds_at_";

@@ -1,7 +1,7 @@
 import { entitlements } from "../../domain/plans.ts";
 import type { TokenVerifier } from "../../operations/authenticate.ts";
 import type { Principal } from "../../operations/principal.ts";
-import type { AccountStore } from "../../ports/accounts.ts";
+import type { AccountStore } from "../../interfaces/accounts.ts";
 import type { OAuthTokenVerifier } from "./token-verifier.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { lastUseDue } from "../../domain/last-use.ts";
 import { hashSecret } from "../../domain/secrets.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { OAuthStore } from "../../ports/oauth.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { OAuthStore } from "../../interfaces/oauth.ts";
 import { ACCESS_TOKEN_PREFIX } from "./token-issuer.ts";
 
 export interface VerifiedToken {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { LoginThrottle } from "../../domain/people/login-throttle.ts";
 import type { Pipeline } from "../../operations/execute.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { SessionStore, UserStore } from "../../ports/people.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { SessionStore, UserStore } from "../../interfaces/people.ts";
 import type { Html } from "../shared/html.ts";
 import { layout, type PageOptions } from "./layout.ts";
 import { csrfToken, currentUser, type SessionUser } from "./session.ts";

@@ -1,5 +1,5 @@
 import { randomBase62 } from "../../domain/secrets.ts";
-import type { SessionStore, UserStore } from "../../ports/people.ts";
+import type { SessionStore, UserStore } from "../../interfaces/people.ts";
 import { hashPassword } from "./password-hasher.ts";
 
 export const DEMO_EMAIL = "demo@example.org";

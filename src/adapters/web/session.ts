@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { newSessionTimes, SESSION_ABSOLUTE_MS, sessionAlive, sessionNeedsTouch } from "../../domain/people/session-rules.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { SessionStore, UserStore } from "../../ports/people.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { SessionStore, UserStore } from "../../interfaces/people.ts";
 
 /**
  * Server-side sessions in a cookie, and CSRF tokens bound to them.

@@ -5,7 +5,7 @@ import { Agent, buildConnector, request } from "undici";
 import { type AddressPolicy, isAllowedAddress, productionPolicy } from "../../domain/webhooks/address-policy.ts";
 import { checkTargetUrl } from "../../domain/webhooks/endpoint-url.ts";
 import { ATTEMPT_DEADLINE_MS, isSuccessStatus, MAX_BODY_BYTES, RESPONSE_SNIPPET_BYTES } from "../../domain/webhooks/schedule.ts";
-import type { AttemptResult, ErrorClass } from "../../ports/webhooks.ts";
+import type { AttemptResult, ErrorClass } from "../../interfaces/webhooks.ts";
 
 /**
  * The HTTP client of webhook deliveries, safe against server-side request forgery by

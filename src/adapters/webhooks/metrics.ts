@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry } from "prom-client";
-import type { AttemptResult } from "../../ports/webhooks.ts";
+import type { AttemptResult } from "../../interfaces/webhooks.ts";
 
 /**
  * Prometheus metrics of webhook delivery in this process, in a registry of their own that

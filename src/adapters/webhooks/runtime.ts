@@ -1,8 +1,8 @@
 import { testEventBody, TEST_EVENT_TYPE } from "../../domain/alerts/payload.ts";
 import { AppError } from "../../domain/errors.ts";
 import { formatId } from "../../domain/ids.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { TestSendResult, WebhookDispatch, WebhookStore } from "../../ports/webhooks.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { TestSendResult, WebhookDispatch, WebhookStore } from "../../interfaces/webhooks.ts";
 import { DeliveryTransport, type TransportOptions } from "./http-client.ts";
 import { WebhookMetrics } from "./metrics.ts";
 import { DeliveryWorker, USER_AGENT_PRODUCT, type WorkerOptions } from "./worker.ts";

@@ -1,7 +1,7 @@
 import { formatId } from "../../domain/ids.ts";
 import { signatureHeader } from "../../domain/webhooks/signature.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { AttemptResult, ClaimedDelivery, WebhookStore } from "../../ports/webhooks.ts";
+import type { Clock } from "../../interfaces/clock.ts";
+import type { AttemptResult, ClaimedDelivery, WebhookStore } from "../../interfaces/webhooks.ts";
 import type { DeliveryTransport } from "./http-client.ts";
 
 export interface WorkerOptions {

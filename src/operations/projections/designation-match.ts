@@ -3,7 +3,7 @@ import { formatVesselId, type VesselId } from "../../domain/identifiers.ts";
 import { sourced } from "../../domain/rights/sourced.ts";
 import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
 import { type DesignationMatch, linkedMmsisOf, listingDates, matchVessel } from "../../domain/sanctions/matching.ts";
-import type { IdentifierHit, SanctionsListState, SanctionsStore } from "../../ports/sanctions.ts";
+import type { IdentifierHit, SanctionsListState, SanctionsStore } from "../../interfaces/sanctions.ts";
 
 export type Match = DesignationMatch<IdentifierHit>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatId } from "../../domain/ids.ts";
-import type { Follow } from "../../ports/alerts.ts";
+import type { Follow } from "../../interfaces/alerts.ts";
 import { iso } from "../account.common.ts";
 
 /** A follow as its account sees it: a vessel by IMO or MMSI, or a port by UN/LOCODE; the other identifiers are null. */

@@ -3,8 +3,8 @@ import { invalidParameter } from "../../domain/errors.ts";
 import { PORT_CALL_METHOD } from "../../domain/derived/port-call-detector.ts";
 import { sourced } from "../../domain/rights/sourced.ts";
 import { checkHistory } from "../../domain/tracks/window.ts";
-import type { StoredPortCall } from "../../ports/derived.ts";
-import type { VisibleStations } from "../../ports/vessels.ts";
+import type { StoredPortCall } from "../../interfaces/derived.ts";
+import type { VisibleStations } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam, timeParam } from "../params.ts";
 

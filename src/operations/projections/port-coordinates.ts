@@ -1,5 +1,5 @@
 import { sourced } from "../../domain/rights/sourced.ts";
-import type { PortRow } from "../../ports/reference.ts";
+import type { PortRow } from "../../interfaces/reference.ts";
 
 /** A row's coordinates carry their own source: UN/LOCODE, the World Port Index, or a geocoder. */
 export function coordinatesOf(p: PortRow, options: { countRows: boolean; whenWithheld: "omit" | "null" }) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatId } from "../../domain/ids.ts";
-import type { SavedSearch } from "../../ports/alerts.ts";
+import type { SavedSearch } from "../../interfaces/alerts.ts";
 import { iso } from "../account.common.ts";
 
 /** A saved search as its account sees it. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { StationCounters } from "../../ports/positions.ts";
+import type { StationCounters } from "../../interfaces/positions.ts";
 
 export const StationHealthSchema = z.object({
   id: z.number().int(),

@@ -1,7 +1,7 @@
 import type { VesselId } from "../../domain/identifiers.ts";
 import { vesselPagePath } from "../../domain/pages/page-paths.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
-import type { VesselNameLink } from "../../ports/vessels.ts";
+import type { VesselNameLink } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 
 /** A ship's names as its page and its page address read them: shared by the vessel page and search. */

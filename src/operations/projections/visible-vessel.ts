@@ -1,7 +1,7 @@
 import { AppError } from "../../domain/errors.ts";
 import { formatVesselId, isValidImo, type VesselId } from "../../domain/identifiers.ts";
-import type { VesselIdentity } from "../../ports/positions.ts";
-import type { VesselRecord, VisibleStations } from "../../ports/vessels.ts";
+import type { VesselIdentity } from "../../interfaces/positions.ts";
+import type { VesselRecord, VisibleStations } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { accountIdOf } from "../principal.ts";
 

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { TRANSIT_METHOD, TRANSIT_VERSION } from "../../domain/derived/transit-detector.ts";
 import { categoryOf, countedTransits, type CountedTransit, transitConfidence, type VesselCategory, WINDOWS } from "../../domain/derived/transit-counts.ts";
 import type { Waterway } from "../../domain/derived/waterway.ts";
-import type { StoredCrossing } from "../../ports/derived.ts";
-import type { VisibleStations } from "../../ports/vessels.ts";
+import type { StoredCrossing } from "../../interfaces/derived.ts";
+import type { VisibleStations } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { waterwayPagePath } from "../../domain/pages/page-paths.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatId } from "../../domain/ids.ts";
-import type { Delivery, DeliveryAttempt } from "../../ports/webhooks.ts";
+import type { Delivery, DeliveryAttempt } from "../../interfaces/webhooks.ts";
 import { iso } from "../account.common.ts";
 
 /** A delivery of one event to one endpoint, with every attempt: the delivery log an account reads to find failures. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatId } from "../../domain/ids.ts";
-import type { Zone } from "../../ports/alerts.ts";
+import type { Zone } from "../../interfaces/alerts.ts";
 import { iso } from "../account.common.ts";
 
 /** A zone as its account sees it: the GeoJSON polygon and its bounding box as [minLon, minLat, maxLon, maxLat]. */

@@ -1,5 +1,5 @@
 import { parseUnlocode } from "../../domain/identifiers.ts";
-import type { PortName } from "../../ports/vessels.ts";
+import type { PortName } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { type Hit, nameMatch, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
 import { portPagePath } from "../../domain/pages/page-paths.ts";

@@ -1,7 +1,7 @@
 import { mmsiLinkSource } from "../../domain/vessels/mmsi-link.ts";
 import { formatVesselId, parseImo, parseMmsi, parseVesselId } from "../../domain/identifiers.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
-import type { VesselRecord } from "../../ports/vessels.ts";
+import type { VesselRecord } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { visibleStations } from "../projections/visible-vessel.ts";
 import type { Hit, PendingHit, SearchSource, Tier } from "./hit.ts";

@@ -1,4 +1,4 @@
-import type { WreckName } from "../../ports/vessels.ts";
+import type { WreckName } from "../../interfaces/vessels.ts";
 import { nameMatch, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
 import { wreckPagePath } from "../../domain/pages/page-paths.ts";
 

@@ -1,9 +1,9 @@
 import { backoffDelay, RATE_LIMITED_COOLDOWN_MS } from "../../../domain/feeds/backoff.ts";
 import { FEED_KIND_INFO } from "../../../domain/feeds/kinds.ts";
 import type { FeedReport } from "../../../domain/feeds/report.ts";
-import type { Clock } from "../../../ports/clock.ts";
-import type { Feed, FeedStatus } from "../../../ports/feeds.ts";
-import type { IngestStation } from "../../../ports/positions.ts";
+import type { Clock } from "../../../interfaces/clock.ts";
+import type { Feed, FeedStatus } from "../../../interfaces/feeds.ts";
+import type { IngestStation } from "../../../interfaces/positions.ts";
 import type { IngestPipeline } from "../pipeline.ts";
 import type { FeedMetrics } from "./metrics.ts";
 

@@ -1,7 +1,7 @@
 import type { FeedKind } from "../../../domain/feeds/kinds.ts";
-import type { Clock } from "../../../ports/clock.ts";
-import type { Feed, FeedStore } from "../../../ports/feeds.ts";
-import type { IngestStation } from "../../../ports/positions.ts";
+import type { Clock } from "../../../interfaces/clock.ts";
+import type { Feed, FeedStore } from "../../../interfaces/feeds.ts";
+import type { IngestStation } from "../../../interfaces/positions.ts";
 import type { IngestPipeline } from "../pipeline.ts";
 import { AishubConnector } from "./aishub.ts";
 import { AisstreamConnector } from "./aisstream.ts";

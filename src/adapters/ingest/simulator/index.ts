@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { IngestStation } from "../../../ports/positions.ts";
+import type { IngestStation } from "../../../interfaces/positions.ts";
 import type { IngestPipeline } from "../pipeline.ts";
 import { Fleet, type FleetOptions, loadSeeds, SAMPLE_FILE } from "./fleet.ts";
 import { httpSender, type Sender, type Target, tcpSender, udpSender } from "./sender.ts";

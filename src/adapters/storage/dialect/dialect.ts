@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely, RawBuilder, SelectQueryBuilder, SqlBool, Transaction } from "kysely";
-import type { BucketQuery, TrackPoint } from "../../../ports/tracks.ts";
+import type { BucketQuery, TrackPoint } from "../../../interfaces/tracks.ts";
 
 export type Engine = "sqlite" | "postgres";
 

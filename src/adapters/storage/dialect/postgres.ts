@@ -1,6 +1,6 @@
 import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
 import type pg from "pg";
-import type { BucketQuery, TrackPoint } from "../../../ports/tracks.ts";
+import type { BucketQuery, TrackPoint } from "../../../interfaces/tracks.ts";
 import type { AnyDb, BulkInsert, BulkInsertResult, BulkRow, RowLock, SqlDialect } from "./dialect.ts";
 
 /** Rows per unnest statement (docs/storage-measurements.md: ~10k-row batches insert fastest, about twice multi-row VALUES). */

@@ -1,5 +1,5 @@
 import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
-import type { BucketQuery, TrackPoint } from "../../../ports/tracks.ts";
+import type { BucketQuery, TrackPoint } from "../../../interfaces/tracks.ts";
 import type { AnyDb, BulkInsert, BulkInsertResult, Cell, SqlDialect } from "./dialect.ts";
 
 /** Rows per statement: node:sqlite runs synchronously, so each statement blocks the event loop for its duration. */

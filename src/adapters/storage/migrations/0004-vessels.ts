@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from "kysely";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
- * The vessel registry (src/ports/vessels.ts): ships keyed by IMO (or, without one, by
+ * The vessel registry (src/interfaces/vessels.ts): ships keyed by IMO (or, without one, by
  * MMSI), the identifiers and names each source linked to them with first and last seen,
  * the name search index, EU MRV emissions and fleet-list rows.
  *

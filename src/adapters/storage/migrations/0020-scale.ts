@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from "kysely";
-import { createDayPartition, DAYS_AHEAD, dayStart } from "../position-partitions.ts";
+import { createDayPartition, DAYS_AHEAD, dayStart } from "../positions/position-partitions.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 const DAY_MS = 86_400_000;

@@ -1,0 +1,211 @@
+import { type Kysely, sql, type Transaction } from "kysely";
+import { derivedStateTime, type VesselDerivedState } from "../../../domain/derived/derive.ts";
+import { PORT_CALL_VERSION } from "../../../domain/derived/port-call-detector.ts";
+import type { DerivedCommit, DerivedStore, PortCallQuery, PortPlace, QueuedDerivedFix, StoredCrossing, StoredPortCall } from "../../../interfaces/derived.ts";
+import type { VisibleStations } from "../../../interfaces/vessels.ts";
+import type { BulkRow, SqlDialect } from "../dialect/dialect.ts";
+import type { Database, PortCallsTable } from "../schema.ts";
+import { writeAlerts } from "../alerts/webhook-outbox.ts";
+
+/** Thrown inside the commit transaction to roll it back when the page, or a state it started from, changed under it. */
+class PageTaken extends Error {}
+
+const STATE_CONFLICT = `ON CONFLICT (station_id, mmsi) DO UPDATE SET last_time = excluded.last_time, state = excluded.state`;
+const CALL_CONFLICT = `ON CONFLICT (id) DO UPDATE SET departure = excluded.departure, confidence = excluded.confidence, version = excluded.version, detail = excluded.detail, updated_at = excluded.updated_at`;
+/** Members of one IN list when looking up states. */
+const CHUNK = 400;
+
+const stateKey = (stationId: number, mmsi: number) => `${stationId}:${mmsi}`;
+
+/** Vessels' keys as one IN list of MMSIs per station and chunk: how their states are looked up. */
+function stationChunks(keys: readonly { stationId: number; mmsi: number }[]): { stationId: number; mmsis: number[] }[] {
+  const byStation = new Map<number, number[]>();
+  for (const k of keys) byStation.set(k.stationId, [...(byStation.get(k.stationId) ?? []), k.mmsi]);
+  const out: { stationId: number; mmsis: number[] }[] = [];
+  for (const [stationId, mmsis] of byStation) for (let at = 0; at < mmsis.length; at += CHUNK) out.push({ stationId, mmsis: mmsis.slice(at, at + CHUNK) });
+  return out;
+}
+
+/** Derived facts, their queue and the detectors' state on SQLite or PostgreSQL (0019-derived-facts.ts). */
+export class SqlDerivedStore implements DerivedStore {
+  readonly #db: Kysely<Database>;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: Kysely<Database>, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  async queued(limit: number): Promise<QueuedDerivedFix[]> {
+    const rows = await this.#db.selectFrom("derived_feed").selectAll().orderBy("id").limit(limit).execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      fix: { mmsi: r.mmsi, time: Number(r.time), stationId: r.station_id, lat: r.lat, lon: r.lon, sog: r.sog, navStatus: r.nav_status },
+    }));
+  }
+
+  async states(keys: readonly { stationId: number; mmsi: number }[]): Promise<Map<string, VesselDerivedState>> {
+    const out = new Map<string, VesselDerivedState>();
+    for (const { stationId, mmsis } of stationChunks(keys)) {
+      const rows = await this.#db.selectFrom("derived_state").select(["mmsi", "state"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis).execute();
+      for (const r of rows) out.set(stateKey(stationId, r.mmsi), JSON.parse(r.state) as VesselDerivedState);
+    }
+    return out;
+  }
+
+  /** Whether every state is still as the page found it (its last fix's time, or none stored). */
+  async #basisHolds(trx: Transaction<Database>, basis: NonNullable<DerivedCommit["basis"]>): Promise<boolean> {
+    const stored = new Map<string, number>();
+    for (const { stationId, mmsis } of stationChunks(basis)) {
+      const rows = await trx.selectFrom("derived_state").select(["mmsi", "last_time"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis).execute();
+      for (const r of rows) stored.set(stateKey(stationId, r.mmsi), Number(r.last_time));
+    }
+    return basis.every((b) => (stored.get(stateKey(b.stationId, b.mmsi)) ?? null) === b.time);
+  }
+
+  async commit(page: DerivedCommit, now: number): Promise<{ consumed: boolean; deliveries: number }> {
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        if (page.count > 0) {
+          const gone = await trx.deleteFrom("derived_feed").where("id", ">=", page.first).where("id", "<=", page.last).executeTakeFirst();
+          if (Number(gone.numDeletedRows) !== page.count) throw new PageTaken();
+        }
+        if (page.basis && !(await this.#basisHolds(trx, page.basis))) throw new PageTaken();
+        await this.#dialect.bulkInsert(trx, {
+          table: "derived_state",
+          columns: ["station_id", "mmsi", "last_time", "state"],
+          types: ["int4", "int4", "int8", "text"],
+          rows: page.states.map((s): BulkRow => [s.stationId, s.mmsi, derivedStateTime(s.state), JSON.stringify(s.state)]),
+          tail: STATE_CONFLICT,
+        });
+        // The last version of each call in the page wins (a call grows while the vessel stays).
+        const calls = new Map(page.calls.map((c) => [c.id, c]));
+        await this.#dialect.bulkInsert(trx, {
+          table: "port_calls",
+          columns: ["id", "station_id", "mmsi", "unlocode", "arrival", "departure", "confidence", "version", "detail", "updated_at"],
+          types: ["text", "int4", "int4", "text", "int8", "int8", "int4", "text", "text", "int8"],
+          rows: [...calls.values()].map((c): BulkRow => {
+            const { id, stationId, mmsi, unlocode, arrival, departure, confidence, ...detail } = c;
+            return [id, stationId, mmsi, unlocode, arrival, departure, confidence, PORT_CALL_VERSION, JSON.stringify(detail), now];
+          }),
+          tail: CALL_CONFLICT,
+        });
+        await this.#dialect.bulkInsert(trx, {
+          table: "gate_crossings",
+          columns: ["gate_id", "mmsi", "station_id", "time", "direction", "gap_ms", "observed"],
+          types: ["text", "int4", "int4", "int8", "text", "int8", "int2"],
+          rows: page.crossings.map((c): BulkRow => [c.gateId, c.mmsi, c.stationId, c.time, c.direction, c.gapMs, c.observed ? 1 : 0]),
+          tail: "ON CONFLICT DO NOTHING",
+        });
+        const seen = new Set<string>();
+        const coverage: BulkRow[] = [];
+        for (const c of page.coverage) {
+          const k = `${c.gateId}:${c.hour}:${c.stationId}`;
+          if (seen.has(k)) continue;
+          seen.add(k);
+          coverage.push([c.gateId, c.hour, c.stationId]);
+        }
+        await this.#dialect.bulkInsert(trx, { table: "gate_coverage", columns: ["gate_id", "hour", "station_id"], types: ["text", "int8", "int4"], rows: coverage, tail: "ON CONFLICT DO NOTHING" });
+        const r = await writeAlerts(trx, this.#dialect, page.alerts, now);
+        return { consumed: true, deliveries: r.deliveries };
+      });
+    } catch (e) {
+      if (e instanceof PageTaken) return { consumed: false, deliveries: 0 };
+      throw e;
+    }
+  }
+
+  async portPlaces(): Promise<PortPlace[]> {
+    const rows = await this.#db.selectFrom("ports").select(["unlocode", "name", "lat", "lon", "wpi"]).where("lat", "is not", null).where("lon", "is not", null).execute();
+    return rows.map((r) => {
+      const wpi = r.wpi ? (JSON.parse(r.wpi) as { harborSize?: string | null }) : null;
+      return { unlocode: r.unlocode, name: r.name, lat: r.lat!, lon: r.lon!, harbourSize: wpi?.harborSize ?? null };
+    });
+  }
+
+  vesselCalls(mmsis: readonly number[], q: PortCallQuery): Promise<StoredPortCall[]> {
+    if (mmsis.length === 0 || q.visible.length === 0) return Promise.resolve([]);
+    return this.#calls(q, { mmsis });
+  }
+
+  portCalls(unlocode: string, q: PortCallQuery): Promise<StoredPortCall[]> {
+    if (q.visible.length === 0) return Promise.resolve([]);
+    return this.#calls(q, { unlocode });
+  }
+
+  async #calls(q: PortCallQuery, of: { mmsis?: readonly number[]; unlocode?: string }): Promise<StoredPortCall[]> {
+    let b = this.#db.selectFrom("port_calls").selectAll();
+    b = of.mmsis ? b.where("mmsi", "in", [...of.mmsis]) : b.where("unlocode", "=", of.unlocode!);
+    b = b.where("arrival", ">=", q.from).where("arrival", "<", q.to).where(this.#dialect.anyOf("station_id", q.visible));
+    if (q.after) {
+      const after = q.after;
+      b = b.where((eb) => eb.or([eb("arrival", ">", after.arrival), eb.and([eb("arrival", "=", after.arrival), eb("id", ">", after.id)])]));
+    }
+    const rows = await b.orderBy("arrival").orderBy("id").limit(q.limit).execute();
+    return rows.map(toCall);
+  }
+
+  async crossings(visible: VisibleStations, since: number, gateId?: string): Promise<StoredCrossing[]> {
+    if (visible.length === 0) return [];
+    let q = this.#db.selectFrom("gate_crossings").selectAll().where("time", ">=", since).where(this.#dialect.anyOf("station_id", visible));
+    if (gateId) q = q.where("gate_id", "=", gateId);
+    const rows = await q.orderBy("time").execute();
+    return rows.map((r) => ({ gateId: r.gate_id, mmsi: r.mmsi, stationId: r.station_id, time: Number(r.time), direction: r.direction, gapMs: Number(r.gap_ms), observed: r.observed === 1 }));
+  }
+
+  async coveredHours(visible: VisibleStations, since: number): Promise<Map<string, number>> {
+    if (visible.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom("gate_coverage")
+      .select(["gate_id", sql<number>`count(distinct hour)`.as("hours")])
+      .where("hour", ">=", since)
+      .where(this.#dialect.anyOf("station_id", visible))
+      .groupBy("gate_id")
+      .execute();
+    return new Map(rows.map((r) => [r.gate_id, Number(r.hours)]));
+  }
+
+  async gateStations(visible: VisibleStations, since: number): Promise<Map<string, number[]>> {
+    if (visible.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom("gate_coverage")
+      .select(["gate_id", "station_id"])
+      .distinct()
+      .where("hour", ">=", since)
+      .where(this.#dialect.anyOf("station_id", visible))
+      .execute();
+    const out = new Map<string, number[]>();
+    for (const r of rows) out.set(r.gate_id, [...(out.get(r.gate_id) ?? []), r.station_id].sort((a, b) => a - b));
+    return out;
+  }
+
+  async vesselsHeard(from: number, to: number): Promise<{ stationId: number; mmsi: number }[]> {
+    const rows = await this.#db.selectFrom("positions").select(["station_id", "mmsi"]).distinct().where("time", ">=", from).where("time", "<", to).orderBy("station_id").orderBy("mmsi").execute();
+    return rows.map((r) => ({ stationId: r.station_id, mmsi: r.mmsi }));
+  }
+
+  async clear(from: number, to: number, states: boolean): Promise<void> {
+    await this.#db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("port_calls").where("arrival", ">=", from).where("arrival", "<", to).execute();
+      await trx.deleteFrom("gate_crossings").where("time", ">=", from).where("time", "<", to).execute();
+      await trx.deleteFrom("gate_coverage").where("hour", ">=", from - 3_600_000).where("hour", "<", to).execute();
+      if (states) await trx.deleteFrom("derived_state").execute();
+    });
+  }
+}
+
+function toCall(r: PortCallsTable): StoredPortCall {
+  const detail = JSON.parse(r.detail) as Omit<StoredPortCall, "id" | "stationId" | "mmsi" | "unlocode" | "arrival" | "departure" | "confidence" | "version" | "updatedAt">;
+  return {
+    ...detail,
+    id: r.id,
+    stationId: r.station_id,
+    mmsi: r.mmsi,
+    unlocode: r.unlocode,
+    arrival: Number(r.arrival),
+    departure: r.departure === null ? null : Number(r.departure),
+    confidence: r.confidence as 2 | 3 | 4,
+    version: r.version,
+    updatedAt: Number(r.updated_at),
+  };
+}

@@ -1,0 +1,245 @@
+import type { Kysely } from "kysely";
+import { type Designation, SANCTIONS_LISTS, type SanctionsListKey } from "../../../domain/sanctions/designation.ts";
+import type {
+  FindByIdentifiers,
+  IdentifierHit,
+  SanctionsChange,
+  SanctionsEvent,
+  SanctionsFetchAttempt,
+  SanctionsFetchOutcome,
+  SanctionsFetchState,
+  SanctionsImportResult,
+  SanctionsListState,
+  SanctionsStore,
+  SanctionsVersionInput,
+  SanctionsVersionRow,
+  StoredDesignation,
+} from "../../../interfaces/sanctions.ts";
+import { DEFAULT_STALE_AFTER_DAYS } from "../../../domain/sanctions/coverage.ts";
+import { importSanctionsVersion } from "./sanctions-import.ts";
+import type { Database, SanctionsDesignationsTable } from "../schema.ts";
+
+type DesignationRow = Pick<
+  SanctionsDesignationsTable,
+  "list" | "record_id" | "active" | "name" | "program" | "listed_at" | "first_seen" | "delisted_at" | "source_url" | "all_imos" | "all_mmsis"
+> & { id: number; first_seen_at: number };
+
+function toStored(r: DesignationRow): StoredDesignation {
+  return {
+    id: r.id,
+    list: r.list as SanctionsListKey,
+    recordId: r.record_id,
+    active: r.active === 1,
+    name: r.name,
+    program: r.program,
+    listedAt: r.listed_at,
+    firstSeen: r.first_seen,
+    firstSeenAt: Number(r.first_seen_at),
+    delistedAt: r.delisted_at,
+    sourceUrl: r.source_url,
+    allImos: JSON.parse(r.all_imos) as number[],
+    allMmsis: JSON.parse(r.all_mmsis) as number[],
+  };
+}
+
+const DESIGNATION_COLUMNS = [
+  "d.id",
+  "d.list",
+  "d.record_id",
+  "d.active",
+  "d.name",
+  "d.program",
+  "d.listed_at",
+  "d.first_seen",
+  "d.delisted_at",
+  "d.source_url",
+  "d.all_imos",
+  "d.all_mmsis",
+  "fv.imported_at as first_seen_at",
+] as const;
+
+/** Designations of one list by IMO and MMSI value, as of one version. */
+type ListIndex = { versionId: number; byValue: Map<number, IdentifierHit[]> };
+
+export class SqlSanctionsStore implements SanctionsStore {
+  readonly #db: Kysely<Database>;
+  readonly #index = new Map<string, ListIndex>();
+  readonly staleAfterDays: number;
+
+  constructor(db: Kysely<Database>, options: { staleAfterDays?: number } = {}) {
+    this.#db = db;
+    this.staleAfterDays = options.staleAfterDays ?? DEFAULT_STALE_AFTER_DAYS;
+  }
+
+  importVersion(input: SanctionsVersionInput): Promise<SanctionsImportResult> {
+    return importSanctionsVersion(this.#db, input);
+  }
+
+  async recordFetch(a: SanctionsFetchAttempt): Promise<void> {
+    const ok = a.outcome !== "failed";
+    const success = ok ? { succeeded_at: a.attemptedAt, succeeded_source: a.source } : {};
+    await this.#db
+      .insertInto("sanctions_fetches")
+      .values({ list: a.list, attempted_at: a.attemptedAt, outcome: a.outcome, error: a.error, source: a.source, succeeded_at: null, succeeded_source: null, ...success })
+      .onConflict((oc) => oc.column("list").doUpdateSet({ attempted_at: a.attemptedAt, outcome: a.outcome, error: a.error, source: a.source, ...success }))
+      .execute();
+  }
+
+  async fetchStates(): Promise<SanctionsFetchState[]> {
+    const rows = await this.#db.selectFrom("sanctions_fetches").selectAll().execute();
+    const byList = new Map(rows.map((r) => [r.list, r]));
+    return SANCTIONS_LISTS.map((list) => {
+      const r = byList.get(list);
+      return {
+        list,
+        attemptedAt: r ? Number(r.attempted_at) : null,
+        outcome: (r?.outcome as SanctionsFetchOutcome | undefined) ?? null,
+        error: r?.error ?? null,
+        source: r?.source ?? null,
+        succeededAt: r?.succeeded_at == null ? null : Number(r.succeeded_at),
+        succeededSource: r?.succeeded_source ?? null,
+      };
+    });
+  }
+
+  async listStates(): Promise<SanctionsListState[]> {
+    const rows = await this.#db.selectFrom("sanctions_lists").selectAll().execute();
+    const byList = new Map(rows.map((r) => [r.list, r]));
+    return SANCTIONS_LISTS.map((list) => {
+      const r = byList.get(list);
+      return {
+        list,
+        versionId: r?.version_id ?? null,
+        asOf: r?.as_of ?? null,
+        importedAt: r?.imported_at == null ? null : Number(r.imported_at),
+        active: r?.active ?? 0,
+        extract: r?.extract === 1,
+      };
+    });
+  }
+
+  async versions(list: SanctionsListKey): Promise<SanctionsVersionRow[]> {
+    const rows = await this.#db.selectFrom("sanctions_versions").selectAll().where("list", "=", list).orderBy("id").execute();
+    return rows.map((r) => ({
+      id: r.id,
+      list: r.list as SanctionsListKey,
+      asOf: r.as_of,
+      importedAt: r.imported_at,
+      origin: r.origin,
+      checksum: r.checksum,
+      records: r.records,
+      active: r.active,
+      listed: r.listed,
+      delisted: r.delisted,
+      changed: r.changed,
+      baseline: r.baseline === 1,
+    }));
+  }
+
+  async listActive(list: SanctionsListKey, afterId: number, limit: number): Promise<{ designation: StoredDesignation; record: Designation }[]> {
+    const rows = await this.#db
+      .selectFrom("sanctions_designations as d")
+      .innerJoin("sanctions_versions as fv", "fv.id", "d.first_version_id")
+      .select([...DESIGNATION_COLUMNS, "d.record"])
+      .where("d.list", "=", list)
+      .where("d.active", "=", 1)
+      .where("d.id", ">", afterId)
+      .orderBy("d.id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ designation: toStored(r), record: JSON.parse(r.record) as Designation }));
+  }
+
+  async findByIdentifiers(query: FindByIdentifiers): Promise<IdentifierHit[]> {
+    const { imos, mmsis, lists } = query;
+    if ((imos.length === 0 && mmsis.length === 0) || lists.length === 0) return [];
+    const indexes = await this.#indexes(lists, query.states);
+    const hits: IdentifierHit[] = [];
+    for (const [kind, values] of [
+      ["imo", imos],
+      ["mmsi", mmsis],
+    ] as const) {
+      for (const value of new Set(values)) {
+        // An MMSI with leading zeros can equal an IMO as a number: each hit keeps to its own kind.
+        for (const index of indexes) for (const hit of index.byValue.get(value) ?? []) if (hit.kind === kind) hits.push(hit);
+      }
+    }
+    return hits.sort((a, b) => a.id - b.id || (a.kind < b.kind ? -1 : 1));
+  }
+
+  /**
+   * The identifiers of each list in memory, keyed by the list's version: every write to a
+   * list's designations happens in an import, which moves its version, so one indexed read
+   * of sanctions_lists per call tells whether the memory is current, in this process or
+   * after another process imported.
+   */
+  async #indexes(lists: readonly SanctionsListKey[], given?: readonly SanctionsListState[]): Promise<ListIndex[]> {
+    const states = given
+      ? given.filter((st) => lists.includes(st.list)).map((st) => ({ list: st.list, version_id: st.versionId }))
+      : await this.#db.selectFrom("sanctions_lists").select(["list", "version_id"]).where("list", "in", [...lists]).execute();
+    const out: ListIndex[] = [];
+    for (const { list, version_id: versionId } of states) {
+      if (versionId === null) continue;
+      const cached = this.#index.get(list);
+      if (cached && cached.versionId === versionId) {
+        out.push(cached);
+        continue;
+      }
+      const rows = await this.#db
+        .selectFrom("sanctions_identifiers as i")
+        .innerJoin("sanctions_designations as d", "d.id", "i.designation_id")
+        .innerJoin("sanctions_versions as fv", "fv.id", "d.first_version_id")
+        .select([...DESIGNATION_COLUMNS, "i.kind", "i.value", "i.current"])
+        .where("d.list", "=", list)
+        .execute();
+      const byValue = new Map<number, IdentifierHit[]>();
+      for (const r of rows) {
+        const hit: IdentifierHit = { ...toStored(r), kind: r.kind, value: Number(r.value), current: r.current === 1 };
+        byValue.set(hit.value, [...(byValue.get(hit.value) ?? []), hit]);
+      }
+      // Read after the version: the rows are at least as new as versionId, so this is never stale.
+      const index = { versionId, byValue };
+      this.#index.set(list, index);
+      out.push(index);
+    }
+    return out;
+  }
+
+  async events(afterId: number, limit: number): Promise<SanctionsEvent[]> {
+    const rows = await this.#db.selectFrom("sanctions_events").selectAll().where("id", ">", afterId).orderBy("id").limit(limit).execute();
+    return rows.map((r) => ({
+      id: r.id,
+      versionId: r.version_id,
+      list: r.list as SanctionsListKey,
+      recordId: r.record_id,
+      action: r.action,
+      name: r.name,
+      imos: JSON.parse(r.imos) as number[],
+      mmsis: JSON.parse(r.mmsis) as number[],
+      program: r.program,
+      date: r.date,
+      dateSource: r.date_source as SanctionsEvent["dateSource"],
+      sourceId: r.source_id,
+      sourceUrl: r.source_url,
+      baseline: r.baseline === 1,
+      createdAt: r.created_at,
+    }));
+  }
+
+  async changes(designationId: number): Promise<SanctionsChange[]> {
+    const rows = await this.#db
+      .selectFrom("sanctions_changes as c")
+      .innerJoin("sanctions_versions as v", "v.id", "c.version_id")
+      .select(["c.version_id", "v.as_of", "c.fields", "c.before", "c.after"])
+      .where("c.designation_id", "=", designationId)
+      .orderBy("c.id")
+      .execute();
+    return rows.map((r) => ({
+      versionId: r.version_id,
+      asOf: r.as_of,
+      fields: JSON.parse(r.fields) as string[],
+      before: JSON.parse(r.before) as Record<string, unknown>,
+      after: JSON.parse(r.after) as Record<string, unknown>,
+    }));
+  }
+}
