@@ -24,7 +24,7 @@ import { nmeaChecksum } from "../src/domain/ais/encode.ts";
 import { encodePositionA, toSentences } from "../src/domain/ais/encode.ts";
 import { parseConfig } from "../src/config.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
-import { aishubMock, captureLines, digitrafficLocations, startMosquitto } from "../test/feeds/replay.ts";
+import { aishubMock, captureLines, digitrafficLocations, startMosquitto } from "../test/adapters/ingest/feeds/replay.ts";
 import { percentile } from "./percentile.ts";
 
 const args = process.argv.slice(2);

@@ -200,7 +200,7 @@ async function ofacDefaultSet(dir: string, bytes: number, others?: number): Prom
  * 2.6 GB for 44 MB) by the tests' workbook writer.
  */
 async function nzWorkbook(path: string, bytes: number): Promise<void> {
-  const { buildXlsx, NZ_SHIPS_ROWS } = await import("../test/adapters/importers/sanctions/helpers.ts");
+  const { buildXlsx, NZ_SHIPS_ROWS } = await import("../test/helpers/sanctions-fixtures.ts");
   const rows = Math.round(bytes / 40); // about 40 compressed bytes a trade row
   const trade: (string | number)[][] = [["HS Code", "Description", "Measure", "Rate", "From", "Note"]];
   for (let i = 0; i < rows; i++) {

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { importSanctions, importSanctionsFiles } from "../src/adapters/importers/sanctions-import.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { PROJECT_ROOT, type Service } from "../src/main.ts";
-import { reassembleUkCsv } from "../test/adapters/importers/sanctions/helpers.ts";
+import { reassembleUkCsv } from "../test/helpers/sanctions-fixtures.ts";
 import { percentile } from "./percentile.ts";
 import { withEngineService } from "./engine-service.ts";
 

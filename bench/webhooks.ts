@@ -7,7 +7,7 @@
  *   worker     the whole path: claim with a lease, sign, send, record the outcome, on the store
  *
  * The receiver runs in this process on 127.0.0.12:8443 with a test CA made by openssl, like
- * the tests (test/webhooks/helpers.ts), and answers 204. One process, so the receiver's
+ * the tests (test/helpers/webhooks.ts), and answers 204. One process, so the receiver's
  * work shares the CPU with the sender's: the absolute figures are a floor.
  *
  *   npx node bench/webhooks.ts [deliveries=5000] [rounds=3]
@@ -26,7 +26,7 @@ import { SecretBox } from "../src/adapters/storage/accounts/secret-box.ts";
 import { SqlAccountStore } from "../src/adapters/storage/accounts/accounts-store.ts";
 import { systemClock } from "../src/interfaces/clock.ts";
 import type { ClaimedDelivery, NewAlert } from "../src/interfaces/webhooks.ts";
-import { mapResolver, policyAllowing, startReceiver, testPki } from "../test/webhooks/helpers.ts";
+import { mapResolver, policyAllowing, startReceiver, testPki } from "../test/helpers/webhooks.ts";
 import { percentile } from "./percentile.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 

@@ -35,7 +35,7 @@ import { formatId } from "../src/domain/ids.ts";
 import { PROJECT_ROOT } from "../src/main.ts";
 import { type ServeProcess, startServe, waitForStatus } from "../test/helpers/serve-process.ts";
 import { positionLines, sendStationLines } from "../test/helpers/station-sender.ts";
-import { HOOK_HOST, type Received, startReceiver, testPki } from "../test/webhooks/helpers.ts";
+import { HOOK_HOST, type Received, startReceiver, testPki } from "../test/helpers/webhooks.ts";
 
 const ADMIN = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;

@@ -1,7 +1,7 @@
 /**
  * `mds serve` for runs that spawn whole processes and need their webhooks to reach a local
  * receiver (scripts/multiprocess.ts). Production code is not switched: like the in-process
- * webhook tests (test/webhooks/helpers.ts), the services are handed a transport at
+ * webhook tests (test/helpers/webhooks.ts), the services are handed a transport at
  * construction whose resolver maps one test name to one loopback address and whose address
  * policy counts only that address as public, trusting only the test CA besides the system's.
  *

@@ -1,6 +1,6 @@
 import type { DerivedFix } from "../../src/domain/derived/fix.ts";
 import { distanceKm } from "../../src/domain/derived/geo.ts";
-import { prng } from "../domain/ais/helpers.ts";
+import { prng } from "./ais-sentences.ts";
 
 /**
  * A simulated voyage with known truth, for the derived-fact tests and the accuracy

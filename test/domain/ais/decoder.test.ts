@@ -9,7 +9,7 @@ import {
   decodePayload,
   EVENT_REASONS,
 } from "../../../src/domain/ais/index.ts";
-import { armor, bits, checksum, fragments, frame, sentence, sixbitText, tagBlock } from "./helpers.ts";
+import { armor, bits, checksum, fragments, frame, sentence, sixbitText, tagBlock } from "../../helpers/ais-sentences.ts";
 
 const T1 = "!AIVDM,1,1,,B,13U4vF0P001d<UnEeSmQ>gv`04hd,0*4C";
 const T1_PAYLOAD = "13U4vF0P001d<UnEeSmQ>gv`04hd";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAisDecoder, EVENT_REASONS } from "../../../src/domain/ais/index.ts";
-import { frame, prng } from "./helpers.ts";
+import { frame, prng } from "../../helpers/ais-sentences.ts";
 
 const SEEDS = [
   "!AIVDM,1,1,,B,13U4vF0P001d<UnEeSmQ>gv`04hd,0*4C",

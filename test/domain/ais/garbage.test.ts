@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type AisDecoder, createAisDecoder, type DecodedAisMessage, EVENT_REASONS } from "../../../src/domain/ais/index.ts";
-import { frame, prng, tagBlock } from "./helpers.ts";
+import { frame, prng, tagBlock } from "../../helpers/ais-sentences.ts";
 
 const AT = 1_700_000_000_000;
 const REAL: string[] = [

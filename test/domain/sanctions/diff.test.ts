@@ -9,7 +9,7 @@ import {
   DelistingGuardError,
   diffDesignations,
 } from "../../../src/domain/sanctions/diff.ts";
-import { buildNzWorkbook, fixture, NZ_SHIPS_ROWS, ofacCsvBefore } from "../../adapters/importers/sanctions/helpers.ts";
+import { buildNzWorkbook, fixture, NZ_SHIPS_ROWS, ofacCsvBefore } from "../../helpers/sanctions-fixtures.ts";
 
 const vessel = (recordId: string, extra: Partial<DesignationInput> = {}) =>
   makeDesignation({ list: "uk", recordId, name: `SHIP ${recordId}`, sourceUrl: "https://example.org", ...extra });

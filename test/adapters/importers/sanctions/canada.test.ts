@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parseCanada } from "../../../../src/adapters/importers/sanctions/canada.ts";
 import { SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
-import { fixture, namedFixture } from "./helpers.ts";
+import { fixture, namedFixture } from "../../../helpers/sanctions-fixtures.ts";
 
 const OLD = () => namedFixture("canada", "sema-lmes_pre-2026-08-25_tags_excerpt.xml");
 const BILINGUAL = () => namedFixture("canada", "sema-lmes_post-2026-08-25_bilingual_tags_excerpt.xml");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { celexToAct, parseEu, splitAnnexName } from "../../../../src/adapters/importers/sanctions/eu.ts";
 import { SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
-import { fixture, namedFixture } from "./helpers.ts";
+import { fixture, namedFixture } from "../../../helpers/sanctions-fixtures.ts";
 
 const CONSOLIDATED = () => namedFixture("eu", "annex_xlii_vessels_consolidated_02014R0833-20260717.csv");
 const AMENDMENT = () => namedFixture("eu", "annex_xlii_vessels_amendment_32026R1848.csv");

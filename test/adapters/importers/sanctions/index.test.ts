@@ -13,7 +13,7 @@ import {
   parseSanctionsList,
 } from "../../../../src/adapters/importers/sanctions/index.ts";
 import { SANCTIONS_LISTS, type SanctionsListKey, SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
-import { buildNzWorkbook, fixture, fixturePath } from "./helpers.ts";
+import { buildNzWorkbook, fixture, fixturePath } from "../../../helpers/sanctions-fixtures.ts";
 
 describe("format detection by content", () => {
   test("CSV, XML, xlsx, zip, empty, binary", () => {

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { parseNewZealand } from "../../../../src/adapters/importers/sanctions/new-zealand.ts";
 import { unzip } from "../../../../src/adapters/importers/sanctions/zip.ts";
 import { SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
-import { buildNzWorkbook, buildXlsx, buildZip, fixture, NZ_SHIPS_HEADER, NZ_SHIPS_ROWS } from "./helpers.ts";
+import { buildNzWorkbook, buildXlsx, buildZip, fixture, NZ_SHIPS_HEADER, NZ_SHIPS_ROWS } from "../../../helpers/sanctions-fixtures.ts";
 
 function byId<T extends { recordId: string }>(list: T[], id: string): T {
   const found = list.find((d) => d.recordId === id);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { parseOfac, parseOfacRemarks, splitOfacPrograms } from "../../../../src/adapters/importers/sanctions/ofac.ts";
 import { type Designation, SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
-import { buildZip, fixture, namedFixture } from "./helpers.ts";
+import { buildZip, fixture, namedFixture } from "../../../helpers/sanctions-fixtures.ts";
 
 const SDN_2024 = () => namedFixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv");
 const ALT = () => namedFixture("ofac", "alt_csv_excerpt.csv");

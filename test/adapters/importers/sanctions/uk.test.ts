@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { parseUk } from "../../../../src/adapters/importers/sanctions/uk.ts";
 import { type Designation, SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
-import { fixture, namedFixture, reassembleUkCsv, ukCsvHeader } from "./helpers.ts";
+import { fixture, namedFixture, reassembleUkCsv, ukCsvHeader } from "../../../helpers/sanctions-fixtures.ts";
 
 function byId<T extends { recordId: string }>(list: T[], id: string): T {
   const found = list.find((d) => d.recordId === id);

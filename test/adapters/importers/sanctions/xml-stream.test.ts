@@ -9,7 +9,7 @@ import { fromAdvancedXmlTree, readAdvancedXml } from "../../../../src/adapters/i
 import { fromEnhancedXmlTree, readEnhancedXml } from "../../../../src/adapters/importers/sanctions/ofac/enhanced-xml.ts";
 import { streamXmlElements } from "../../../../src/adapters/importers/sanctions/xml-stream.ts";
 import { SanctionsParseError } from "../../../../src/domain/sanctions/designation.ts";
-import { fixture, fixturePath, namedFixture } from "./helpers.ts";
+import { fixture, fixturePath, namedFixture } from "../../../helpers/sanctions-fixtures.ts";
 
 const ADVANCED = "sdn_advanced_structure_from_csv_rows.xml";
 const ENHANCED = "sdn_enhanced_structure_from_csv_rows.xml";

@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+
+/** Debian's chromium; playwright's own browser download cannot work on these machines. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Screenshots of each page go here for people to look at; the folder is not committed. */
+export const SCREENSHOT_DIR = join(import.meta.dirname, "..", "..", "..", "..", "test-output", "screenshots");
+
+/**
+ * The flags a closed CI machine needs: without the background-networking ones chromium keeps
+ * trying to reach Google's hosts, and as root it cannot use its sandbox.
+ */
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"];
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
+/**
+ * A fresh context whose every request must stay on the service: a page that reaches for a CDN,
+ * a font or a tile fails the test instead of silently depending on the network.
+ */
+export async function newContext(browser: Browser, baseUrl: string, options: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; outside: string[] }> {
+  const context = await browser.newContext({ ...VIEW, javaScriptEnabled: options.javaScriptEnabled ?? true });
+  if (options.javaScriptEnabled === false) withoutScript.add(context);
+  // A step that cannot happen fails in seconds with its name, instead of at the file's time-out.
+  context.setDefaultTimeout(15_000);
+  context.setDefaultNavigationTimeout(15_000);
+  const outside: string[] = [];
+  await context.route(
+    (url) => !url.href.startsWith(baseUrl),
+    (route) => {
+      outside.push(route.request().url());
+      return route.abort();
+    },
+  );
+  return { context, outside };
+}
+
+const VIEW = { viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1, reducedMotion: "reduce" } as const;
+/** Contexts made with script off; axe cannot run inside them (below). */
+const withoutScript = new WeakSet<BrowserContext>();
+
+/**
+ * axe-core's WCAG 2.1 A/AA rules; serious and critical violations fail, with their ids and targets named.
+ *
+ * In a context with script off, page timers never fire and axe (which needs them) never
+ * finishes. So the page as the script-less browser has it (its DOM, parsed from what the
+ * service sent, with no script having run) is checked in a scratch page where script runs
+ * only for axe: the same URL answers with that DOM, and every script request is refused.
+ */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  if (!withoutScript.has(page.context())) return axe(page);
+  const url = page.url();
+  const dom = await page.content();
+  const scratch = await page.context().browser()!.newContext(VIEW);
+  try {
+    await scratch.route("**/*", (route) => {
+      const req = route.request();
+      if (req.resourceType() === "document" && req.url() === url) return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: dom });
+      if (req.resourceType() === "script") return route.abort();
+      return route.continue();
+    });
+    const copy = await scratch.newPage();
+    await copy.goto(url);
+    return await axe(copy);
+  } finally {
+    await scratch.close();
+  }
+}
+
+async function axe(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: "disabled" });
+}

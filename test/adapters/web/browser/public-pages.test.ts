@@ -1,0 +1,231 @@
+/**
+ * The public pages in chromium: every kind opens as HTML with no console error, no request
+ * leaving the service and no serious or critical axe violation; maps draw their features on
+ * the bundled land; every `page` link the API hands out opens; a ship heard by a shared
+ * station shows its track; a company's fleet and a waterway's gate and daily chart show; a legacy wreck slug lands on the canonical page; a source that
+ * denies `web` use is kept off the pages, which say so. A screenshot of each kind goes to
+ * test-output/screenshots/.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Page } from "playwright-core";
+import { sourcesFile } from "../../../helpers/sources-file.ts";
+import { HOUR, identity, imoOf, MIN, station, writeTrack } from "../../../helpers/vessels.ts";
+import { type BrowserFixture, startFixture } from "./fixture.ts";
+import { newContext, screenshot, seriousA11yViolations } from "./harness.ts";
+
+// What the in-page function below uses of the DOM (this project's TypeScript has no DOM library).
+declare function getComputedStyle(el: unknown): { zIndex: string };
+
+const MMSI = 244_000_601;
+const IMO = imoOf(500_601);
+const VESSEL_PAGE = `/vessel/${IMO}-heard-at-sea`;
+
+/**
+ * Opens a page and checks what every public page must hold: its status, HTML, no console
+ * error, nothing fetched from elsewhere, no serious axe violation; then a screenshot. The
+ * test clock stands still, so it is moved a second first: each visit gets a fresh
+ * rate-limit second, as a person clicking around would.
+ */
+async function visit(f: BrowserFixture, page: Page, outside: string[], name: string, path: string, o: { status?: number; map?: boolean } = {}): Promise<void> {
+  f.t.clock.t += 1000;
+  const errors: string[] = [];
+  const onConsole = (m: { type(): string; text(): string }) => {
+    // The browser reports a 404 document's own status as a console error: that one is the page's point.
+    if (m.type() === "error" && !(o.status === 404 && /status of 404/.test(m.text()))) errors.push(m.text());
+  };
+  const onError = (e: Error) => errors.push(e.message);
+  page.on("console", onConsole);
+  page.on("pageerror", onError);
+  try {
+    const res = await page.goto(`${f.base}${path}`);
+    assert.equal(res?.status(), o.status ?? 200, `${name} (${path})`);
+    assert.match(res!.headers()["content-type"] ?? "", /^text\/html/, name);
+    if (o.map) {
+      // The script drew the features and the land arrived: the figure says how many, the canvas holds the land.
+      await page.waitForSelector("figure.entity-map[data-drawn][data-basemap]");
+      const drawn = Number(await page.locator("figure.entity-map").first().getAttribute("data-drawn"));
+      assert.ok(drawn >= 1, `${name}: ${drawn} features drawn`);
+      assert.equal(await page.locator(".leaflet-basemap-pane canvas").count(), 1, `${name}: land canvas`);
+      assert.ok((await page.locator(".leaflet-overlay-pane path").count()) >= 1, `${name}: a drawn shape`);
+      // The shapes lie above the land, not hidden under it.
+      const z = async (pane: string) => Number(await page.locator(pane).first().evaluate((el) => getComputedStyle(el).zIndex));
+      assert.ok((await z(".leaflet-basemap-pane")) < (await z(".leaflet-overlay-pane")), `${name}: land below the shapes`);
+    }
+    await page.waitForLoadState("networkidle");
+    assert.deepEqual(errors, [], `${name}: console errors`);
+    assert.deepEqual(outside, [], `${name}: requests to another origin`);
+    assert.deepEqual(await seriousA11yViolations(page), [], `${name}: axe`);
+    await screenshot(page, `public-${name}`);
+  } finally {
+    page.off("console", onConsole);
+    page.off("pageerror", onError);
+  }
+}
+
+describe("browser: public pages", () => {
+  let f: BrowserFixture;
+  before(async () => {
+    f = await startFixture({ withData: true });
+    const now = f.t.clock.now();
+    const shared = await station(f.t, "pro", true);
+    await identity(f.t, { stationId: shared.id, mmsi: MMSI, imo: IMO, name: "HEARD AT SEA" });
+    await writeTrack(f.t, shared.id, MMSI, now - 20 * HOUR, now, 10 * MIN);
+  });
+  after(() => f.close());
+
+  it("every kind: 200 text/html, no console error, nothing from elsewhere, maps drawn, no serious axe violation", async () => {
+    const { context, outside } = await newContext(f.browser, f.base);
+    const page = await context.newPage();
+    await visit(f, page, outside, "vessel", VESSEL_PAGE, { map: true });
+    await visit(f, page, outside, "port", "/port/NLRTM", { map: true });
+    await visit(f, page, outside, "flag", "/flag/PA");
+    await visit(f, page, outside, "wreck", "/wreck/14296-algeria", { map: true });
+    await visit(f, page, outside, "company", "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc");
+    assert.ok((await page.locator("#fleet tbody tr").count()) >= 1);
+    assert.match((await page.locator("#fleet q").first().textContent()) ?? "", /Alaska Tanker Co LLC/);
+    await visit(f, page, outside, "waterway", "/waterway/chokepoint9-dover-strait", { map: true });
+    // The gate: a line with a length on screen, not a dot; and the daily series as a chart of 30 bars.
+    const gate = (await page.locator("path.gate-line").boundingBox())!;
+    assert.ok(Math.hypot(gate.width, gate.height) > 20, `gate spans ${gate.width} x ${gate.height} px`);
+    assert.equal(await page.locator("svg.chart rect.bar").count(), 30);
+    assert.match((await page.locator("#series-range").textContent()) ?? "", /^Per UTC day, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\.$/);
+    await visit(f, page, outside, "company-not-found", "/company/ofac-99999999", { status: 404 });
+    await visit(f, page, outside, "waterway-not-found", "/waterway/chokepoint99", { status: 404 });
+    await visit(f, page, outside, "search", "/search?q=rotterdam");
+    await visit(f, page, outside, "search-empty", "/search");
+    await visit(f, page, outside, "not-found", "/vessel/mmsi-999999999", { status: 404 });
+    // A ship with emissions: the chart.
+    const emsa = await f.t.service.store.db.selectFrom("vessel_emissions").select("imo").groupBy("imo").having((eb) => eb.fn.countAll(), ">=", 3).orderBy("imo").limit(1).executeTakeFirstOrThrow();
+    f.t.clock.t += 1000;
+    await page.goto(`${f.base}/vessel/${emsa.imo}`);
+    assert.match(page.url(), new RegExp(`/vessel/${emsa.imo}-[a-z0-9-]+$`));
+    assert.ok((await page.locator("svg.chart rect.bar").count()) >= 3);
+    await screenshot(page, "public-vessel-emissions");
+    await context.close();
+  });
+
+  it("a ship heard by a shared station shows its track drawn on the map", async () => {
+    const { context, outside } = await newContext(f.browser, f.base);
+    const page = await context.newPage();
+    await visit(f, page, outside, "vessel-track", VESSEL_PAGE, { map: true });
+    const d = await page.locator("path.track-line").getAttribute("d");
+    // 20 hours of fixes every 10 minutes: a line (Leaflet drops points closer than a pixel or so), not a dot.
+    assert.ok(d && (d.match(/L/g) ?? []).length >= 5, `track path ${d?.slice(0, 80)}`);
+    const box = (await page.locator("path.track-line").boundingBox())!;
+    assert.ok(box.width > 20 && box.height > 20, `track spans ${box.width} x ${box.height} px`);
+    assert.equal(await page.locator("#track tbody tr").count(), 100);
+    assert.match((await page.locator("#vessel-map-figure figcaption").textContent()) ?? "", /120 points/);
+    await context.close();
+  });
+
+  it("every `page` link the API hands out, for a sample of each kind, opens with 200 text/html on this origin", async () => {
+    const { key } = await f.t.key("scale");
+    const api = async (path: string) => {
+      const r = await fetch(`${f.base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(r.status, 200, path);
+      return (await r.json()) as Record<string, any>;
+    };
+    const links = new Set<string>();
+    links.add((await api(`/api/v1/vessels/${IMO}`)).page);
+    links.add((await api(`/api/v1/vessels/mmsi-${MMSI}`)).page);
+    for (const code of ["NLRTM", "DEHAM", "SGSIN"]) {
+      const p = await api(`/api/v1/ports/${code}`);
+      links.add(p.page);
+      links.add(p.data.flag.page);
+    }
+    for (const code of ["PA", "LR", "MT"]) links.add((await api(`/api/v1/flags/${code}`)).page);
+    for (const id of ["14296", "algeria-14296", "1"]) links.add((await api(`/api/v1/wrecks/${id}`)).page);
+    for (const q of ["heard", "rotterdam", "star", "malta", "nlrtm"]) for (const h of (await api(`/api/v1/search?q=${q}`)).data.slice(0, 4)) links.add(h.page);
+    for (const h of (await api("/api/v1/search?q=alaska%20tanker&kind=company")).data.slice(0, 3)) {
+      links.add(h.page);
+      for (const s of (await api(`/api/v1/companies/${h.id}`)).data.fleet.slice(0, 2)) links.add(s.vessel.page);
+    }
+    for (const w of (await api("/api/v1/waterways")).data.filter((x: { id: string }) => ["chokepoint1", "chokepoint9", "kiel-canal"].includes(x.id))) links.add(w.page);
+    const { context, outside } = await newContext(f.browser, f.base);
+    const page = await context.newPage();
+    const kinds = new Set<string>();
+    for (const link of links) {
+      assert.ok(link.startsWith(f.base), `${link} is on the service's origin`);
+      f.t.clock.t += 1000;
+      const res = await page.goto(link);
+      assert.equal(res?.status(), 200, link);
+      assert.match(res!.headers()["content-type"] ?? "", /^text\/html/, link);
+      // A canonical link opens where it points: no redirect on the way.
+      assert.equal(page.url(), link);
+      kinds.add(new URL(link).pathname.split("/")[1]!);
+    }
+    assert.deepEqual([...kinds].sort(), ["company", "flag", "port", "vessel", "waterway", "wreck"]);
+    assert.deepEqual(outside, []);
+    await context.close();
+  });
+
+  it("without script the pages work: no map, the track as a table, no serious axe violation", async () => {
+    const { context, outside } = await newContext(f.browser, f.base, { javaScriptEnabled: false });
+    const page = await context.newPage();
+    await visit(f, page, outside, "vessel-nojs", VESSEL_PAGE);
+    assert.equal(await page.locator("#vessel-map-figure").isVisible(), false);
+    assert.equal(await page.locator("#track tbody tr").count(), 100);
+    await visit(f, page, outside, "port-nojs", "/port/NLRTM");
+    assert.match((await page.locator("#coordinates").textContent()) ?? "", /51\.9167, 4\.5000/);
+    await visit(f, page, outside, "waterway-nojs", "/waterway/chokepoint9-dover-strait");
+    assert.equal(await page.locator("#waterway-map-figure").isVisible(), false);
+    assert.equal(await page.locator("#counts tbody tr").count(), 3);
+    assert.equal(await page.locator("svg.chart rect.bar").count(), 30);
+    await visit(f, page, outside, "search-nojs", "/search?q=heard");
+    await context.close();
+  });
+
+  it("a legacy wreck slug redirects to the canonical page", async () => {
+    const { context } = await newContext(f.browser, f.base);
+    const page = await context.newPage();
+    f.t.clock.t += 1000;
+    const res = await page.goto(`${f.base}/wreck/algeria-14296`);
+    assert.equal(res?.status(), 200);
+    assert.equal(page.url(), `${f.base}/wreck/14296-algeria`);
+    assert.equal(res!.request().redirectedFrom()?.url(), `${f.base}/wreck/algeria-14296`);
+    assert.equal(await page.locator("h1").textContent(), "ALGERIA");
+    await context.close();
+  });
+});
+
+describe("browser: a source denying `web` use", () => {
+  let f: BrowserFixture;
+  let sources: { path: string; remove: () => void };
+  before(async () => {
+    // Station feeds may be served by the API but not shown on pages.
+    sources = sourcesFile({ station: { web: false } });
+    f = await startFixture({ withData: true, env: { SOURCES_FILE: sources.path } });
+    const now = f.t.clock.now();
+    const shared = await station(f.t, "pro", true);
+    await identity(f.t, { stationId: shared.id, mmsi: MMSI, imo: IMO, name: "HEARD AT SEA" });
+    await writeTrack(f.t, shared.id, MMSI, now - 2 * HOUR, now, 10 * MIN);
+  });
+  after(async () => {
+    await f.close();
+    sources.remove();
+  });
+
+  it("removes its facts from the page, and the page says which source withholds what", async () => {
+    const { context, outside } = await newContext(f.browser, f.base);
+    const page = await context.newPage();
+    // The name came from the station alone: the page address has no slug to give it away.
+    await visit(f, page, outside, "vessel-web-denied", `/vessel/${IMO}`);
+    const main = (await page.locator("main").textContent()) ?? "";
+    assert.doesNotMatch(main, /HEARD AT SEA/);
+    assert.equal(await page.locator("#track").count(), 0);
+    assert.match((await page.locator("#last-position").textContent()) ?? "", /The last position is withheld/);
+    assert.match((await page.locator("#track-empty").textContent()) ?? "", /the positions are withheld/);
+    const withheld = page.locator("#withheld li");
+    const sections = await withheld.evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { section: string } }).dataset.section));
+    for (const s of ["identity", "lastPosition", "positions"]) assert.ok(sections.includes(s), `${s} listed as withheld (${sections.join(", ")})`);
+    // The identity is withheld from both answers behind the page (the vessel's and its track's): said once.
+    assert.equal(new Set(sections).size, sections.length, sections.join(", "));
+    assert.match((await page.locator('#withheld li[data-section="positions"]').textContent()) ?? "", /12 rows\): source station:\d+ does not permit showing its facts on web pages/);
+    // The API, for the same anonymous caller, still has them.
+    const r = (await (await fetch(`${f.base}/api/v1/vessels/${IMO}`)).json()) as Record<string, any>;
+    assert.equal(r.name, "HEARD AT SEA");
+    assert.ok(r.data.lastPosition);
+    await context.close();
+  });
+});

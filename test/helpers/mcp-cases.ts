@@ -1,0 +1,158 @@
+/**
+ * Calls of every MCP tool, each with the REST request it stands for: successes (with parts
+ * withheld by source rights) and each kind of operation error. The parity test runs them on
+ * both faces; the client test takes the first success of each tool.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ErrorCode } from "../../src/domain/errors.ts";
+import { type PlanId, PLANS } from "../../src/domain/plans.ts";
+import { PROJECT_ROOT } from "../../src/main.ts";
+import { billingPeriod } from "../../src/operations/billing-period.ts";
+import { encodeCursor } from "../../src/operations/params.ts";
+import type { TestService } from "./service.ts";
+import { positionLine, staticLines } from "./ingest.ts";
+import { CANADA_POST, EU_AMENDMENT, EU_CONSOLIDATED, importFile, importUkCsv, OFAC_2024_05_03 } from "./sanctions.ts";
+
+export interface Fixtures {
+  /** A port whose coordinates come from a source not cleared for the API. */
+  geocodedPort: string;
+  /** IMOs designated on the OFAC list. */
+  ofacImos: number[];
+  /** An IMO designated on the UK list only (withheld under the test sources). */
+  ukOnlyImo: number;
+  /** The cursor of the second page of the OFAC list at 3 rows a page. */
+  ofacPage2: string;
+}
+
+export interface Account {
+  accountId: string;
+}
+
+export interface Case {
+  tool: string;
+  name: string;
+  plan: PlanId;
+  args: (fx: Fixtures) => Record<string, unknown>;
+  expect: "ok" | ErrorCode;
+  /** Prepares the account both keys belong to. */
+  prepare?: (t: TestService, account: Account) => Promise<void>;
+  /** Calls each key makes first, with the same arguments (to reach the rate limit). */
+  before?: number;
+  /** The answer leaves parts out for source rights. */
+  withheld?: true;
+}
+
+/** The sources file of these tests: the shipped one with the UK list not cleared, so answers withhold parts. */
+export function sourcesWithoutUk(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mds-mcp-sources-"));
+  const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8"));
+  for (const s of file.sources) if (s.id === "uk") s.permissions.api = false;
+  writeFileSync(join(dir, "sources.json"), JSON.stringify(file));
+  return join(dir, "sources.json");
+}
+
+export async function prepareFixtures(t: TestService): Promise<Fixtures> {
+  await importFile(t, "ofac", [OFAC_2024_05_03], { asOf: "2024-05-03" });
+  await importUkCsv(t, { asOf: "2026-04-29" });
+  await importFile(t, "eu", [EU_CONSOLIDATED, EU_AMENDMENT], { asOf: "2026-07-24" });
+  await importFile(t, "canada", [CANADA_POST], { asOf: "2026-09-03" });
+  const s = t.service.services;
+  const ports = await s.ports.list({ country: "US", limit: 100_000 });
+  const geocoded = ports.find((p) => p.coordSource === "geoapify" && p.lat !== null);
+  if (!geocoded) throw new Error("no geocoded port in the bundled data");
+  const ofac = await s.sanctions.listActive("ofac", 0, 1000);
+  const uk = await s.sanctions.listActive("uk", 0, 1000);
+  const elsewhere = new Set((await s.sanctions.findByIdentifiers({ imos: uk.flatMap((r) => r.record.imos), mmsis: [], lists: ["ofac", "eu", "canada"] })).map((h) => h.value));
+  const page1 = await s.sanctions.listActive("ofac", 0, 3);
+  return {
+    geocodedPort: geocoded.unlocode,
+    ofacImos: [...new Set(ofac.flatMap((r) => r.record.imos))],
+    ukOnlyImo: uk.flatMap((r) => r.record.imos).find((imo) => !elsewhere.has(imo))!,
+    ofacPage2: encodeCursor({ list: "ofac", after: page1.at(-1)!.designation.id }),
+  };
+}
+
+/** Uses up a sandbox account's credits but for `left`. */
+const exhaust = (t: TestService, a: Account, left = 0) => t.service.services.ledger.setUsed(a.accountId, billingPeriod(t.clock.now()), PLANS.sandbox.monthlyCredits - left);
+
+/** A station of the account hearing two ships within the last hour (test clock). */
+const withStation = async (t: TestService, a: Account) => {
+  const { secret } = await t.service.services.stations.createStation(a.accountId, "harbour mast");
+  const now = t.clock.now();
+  const body = [
+    positionLine({ mmsi: 244_000_001, lat: 51.9, lon: 4.1, sog: 11.2, cog: 270 }, now - 5 * 60_000),
+    positionLine({ mmsi: 244_000_002, lat: 51.95, lon: 4.05, navStatus: 5 }, now - 20 * 60_000),
+    ...staticLines({ mmsi: 244_000_001, imo: 9_074_729, shipname: "NORTH STAR", callsign: "PA1234", destination: "NLRTM" }),
+  ].join("\n");
+  const r = await t.service.app.inject({ method: "POST", url: "/ingest/nmea", headers: { "content-type": "text/plain", authorization: `Bearer ${secret}` }, payload: body });
+  if (r.statusCode !== 200) throw new Error(`ingest answered ${r.statusCode}: ${r.body}`);
+  // The ship's IMO is linked just after the report is stored: wait for it, so REST and MCP see the same link.
+  await t.service.identityLinks.drain();
+};
+
+/** Links the imported sanctions lists into the vessel registry (what `serve` does every minute). */
+const linkRegistry = async (t: TestService) => {
+  await t.service.services.vessels.refresh(t.clock.now());
+};
+
+export const CASES: Case[] = [
+  { tool: "get_company", name: "a MARAD operator with its fleet", plan: "developer", args: () => ({ entityId: "marad-name-alaska-tanker-co-llc" }), expect: "ok" },
+  { tool: "get_company", name: "an OFAC Linked To: company", plan: "developer", args: () => ({ entityId: "ofac-name-national-iranian-tanker-company" }), expect: "ok" },
+  { tool: "get_company", name: "a malformed entity id", plan: "developer", args: () => ({ entityId: "imo-12" }), expect: "invalid_parameter" },
+  { tool: "get_company", name: "an unknown entity id", plan: "developer", args: () => ({ entityId: "ofac-999999999" }), expect: "not_found" },
+  { tool: "get_company", name: "an unknown argument", plan: "developer", args: () => ({ entityId: "ofac-1", role: "x" }), expect: "invalid_parameter" },
+  { tool: "get_port", name: "a port page", plan: "developer", args: () => ({ unlocode: "nlrtm" }), expect: "ok" },
+  { tool: "get_port", name: "geocoded coordinates withheld", plan: "developer", args: (fx) => ({ unlocode: fx.geocodedPort }), expect: "ok", withheld: true },
+  { tool: "get_port", name: "a malformed UN/LOCODE", plan: "developer", args: () => ({ unlocode: "NL1" }), expect: "invalid_parameter" },
+  { tool: "get_port", name: "an unknown UN/LOCODE", plan: "developer", args: () => ({ unlocode: "ZZZZZ" }), expect: "not_found" },
+  { tool: "get_port", name: "an unknown argument", plan: "developer", args: () => ({ unlocode: "NLRTM", country: "NL" }), expect: "invalid_parameter" },
+  { tool: "get_port", name: "over the rate limit", plan: "sandbox", args: () => ({ unlocode: "NLRTM" }), expect: "rate_limited", before: 2 },
+  { tool: "get_port", name: "credits used up", plan: "sandbox", args: () => ({ unlocode: "NLRTM" }), expect: "credits_exhausted", prepare: (t, a) => exhaust(t, a) },
+
+  { tool: "get_usage", name: "usage of the key", plan: "plus", args: () => ({}), expect: "ok" },
+  { tool: "get_usage", name: "an unknown argument", plan: "plus", args: () => ({ verbose: true }), expect: "invalid_parameter" },
+
+  { tool: "list_sources", name: "every source with its licence and feed state", plan: "sandbox", args: () => ({}), expect: "ok" },
+  { tool: "list_sources", name: "an unknown argument", plan: "sandbox", args: () => ({ feed: "norway" }), expect: "invalid_parameter" },
+
+  { tool: "get_my_feed", name: "the account's own stations", plan: "pro", args: () => ({ maxAge: 30 }), expect: "ok", prepare: withStation },
+  { tool: "get_my_feed", name: "a sandbox key: the plan lacks private feeds", plan: "sandbox", args: () => ({}), expect: "plan_lacks_feature" },
+  { tool: "get_my_feed", name: "maxAge out of range", plan: "team", args: () => ({ maxAge: 0 }), expect: "invalid_parameter" },
+
+  { tool: "list_sanctioned_vessels", name: "a first page of OFAC", plan: "scale", args: () => ({ list: "ofac", limit: 3 }), expect: "ok" },
+  { tool: "list_sanctioned_vessels", name: "the next page by cursor", plan: "scale", args: (fx) => ({ list: "ofac", limit: 3, cursor: fx.ofacPage2 }), expect: "ok" },
+  { tool: "list_sanctioned_vessels", name: "the UK list, withheld row by row", plan: "scale", args: () => ({ list: "uk" }), expect: "ok", withheld: true },
+  { tool: "list_sanctioned_vessels", name: "an unknown list", plan: "scale", args: () => ({ list: "un" }), expect: "invalid_parameter" },
+  { tool: "list_sanctioned_vessels", name: "a forged cursor", plan: "scale", args: () => ({ list: "ofac", cursor: "bm9wZQ" }), expect: "invalid_parameter" },
+
+  { tool: "screen_vessels", name: "listed, UK-only (withheld) and unlisted vessels", plan: "growth", args: (fx) => ({ ids: `${fx.ofacImos[0]},${fx.ukOnlyImo},9074729` }), expect: "ok", withheld: true },
+  { tool: "screen_vessels", name: "ids as an array", plan: "growth", args: (fx) => ({ ids: fx.ofacImos.slice(0, 4).map(String) }), expect: "ok" },
+  { tool: "screen_vessels", name: "a bad IMO check digit", plan: "growth", args: () => ({ ids: "9074728" }), expect: "invalid_parameter" },
+  { tool: "screen_vessels", name: "51 vessels", plan: "growth", args: (fx) => ({ ids: fx.ofacImos.slice(0, 51).join(",") }), expect: "invalid_parameter" },
+  { tool: "screen_vessels", name: "more vessels than credits left", plan: "sandbox", args: (fx) => ({ ids: fx.ofacImos.slice(0, 3).join(",") }), expect: "credits_exhausted", prepare: (t, a) => exhaust(t, a, 2) },
+
+  { tool: "get_vessel", name: "a ship of the MARAD fleet list", plan: "developer", args: () => ({ id: "9244661" }), expect: "ok" },
+  { tool: "get_vessel", name: "UK designations withheld", plan: "developer", args: (fx) => ({ id: String(fx.ukOnlyImo) }), expect: "ok", withheld: true, prepare: linkRegistry },
+  { tool: "get_vessel", name: "a bad IMO check digit", plan: "developer", args: () => ({ id: "9074728" }), expect: "invalid_parameter" },
+  { tool: "get_vessel", name: "an unknown ship", plan: "developer", args: () => ({ id: "mmsi-999999999" }), expect: "not_found" },
+
+  { tool: "get_vessel_track", name: "the last hour heard by the account's station", plan: "pro", args: () => ({ id: "mmsi-244000001", hours: 1 }), expect: "ok", prepare: withStation },
+  { tool: "get_vessel_track", name: "hours out of range", plan: "pro", args: () => ({ id: "mmsi-244000001", hours: 0 }), expect: "invalid_parameter" },
+  { tool: "get_vessel_track", name: "history the plan lacks", plan: "sandbox", args: () => ({ id: "9244661", from: "2026-11-17T00:00:00Z", to: "2026-11-18T00:00:00Z" }), expect: "plan_lacks_feature" },
+
+  { tool: "get_port_calls", name: "calls of a vessel the account's station heard", plan: "pro", args: () => ({ vessel: "mmsi-244000001" }), expect: "ok", prepare: withStation },
+  { tool: "get_port_calls", name: "calls at a port", plan: "developer", args: () => ({ port: "nlrtm", limit: 5 }), expect: "ok" },
+  { tool: "get_port_calls", name: "neither a vessel nor a port", plan: "developer", args: () => ({}), expect: "invalid_parameter" },
+  { tool: "get_port_calls", name: "an unknown port", plan: "developer", args: () => ({ port: "ZZZZZ" }), expect: "not_found" },
+  { tool: "get_port_calls", name: "history the plan lacks", plan: "sandbox", args: () => ({ port: "NLRTM", from: "2026-11-01T00:00:00Z" }), expect: "plan_lacks_feature" },
+
+  { tool: "get_chokepoint_transits", name: "the Dover Strait's last week", plan: "developer", args: () => ({ id: "chokepoint9", days: 7 }), expect: "ok" },
+  { tool: "get_chokepoint_transits", name: "days out of range", plan: "developer", args: () => ({ id: "chokepoint9", days: 91 }), expect: "invalid_parameter" },
+  { tool: "get_chokepoint_transits", name: "an unknown waterway", plan: "developer", args: () => ({ id: "chokepoint99" }), expect: "not_found" },
+
+  { tool: "search_entities", name: "vessel names", plan: "developer", args: () => ({ q: "alaskan" }), expect: "ok" },
+  { tool: "search_entities", name: "a port by UN/LOCODE", plan: "developer", args: () => ({ q: "nlrtm", kind: "port" }), expect: "ok" },
+  { tool: "search_entities", name: "an unknown kind", plan: "developer", args: () => ({ q: "alaskan", kind: "ship" }), expect: "invalid_parameter" },
+];
