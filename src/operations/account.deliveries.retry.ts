@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
 import { accountOf, idParam, notFound } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { deliveryView, DeliverySchema } from "./projections/webhook-delivery-view.ts";
 
-export const deliveriesRetry = defineOperation({
+export const deliveriesRetry = defineAccountOperation({
   id: "account.deliveries.retry",
   method: "POST",
   path: "/api/v1/account/deliveries/{id}/retry",
@@ -12,12 +12,9 @@ export const deliveriesRetry = defineOperation({
   description:
     "One more attempt of a delivery now, with the same event id (receivers de-duplicate on it). A delivery waiting for a scheduled retry is brought forward; a delivered, given-up " +
     "or failed one gets one extra attempt and keeps its state unless it succeeds; one skipped while its endpoint was off takes up its schedule. Refused (409) while the endpoint is off. Free.",
-  auth: "key",
   input: z.strictObject({ id: idParam("dlv") }),
   output: { data: DeliverySchema },
   responseType: "webhook_delivery",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx, input) {
     const r = await ctx.services.webhooks.retryDelivery(accountOf(ctx), input.id, ctx.now);
     if (!r.ok) {

@@ -4,7 +4,7 @@ import { invalidParameter } from "../domain/errors.ts";
 import { parseImo, parseMmsi, parseUnlocode } from "../domain/identifiers.ts";
 import type { Follow } from "../interfaces/alerts.ts";
 import { accountOf, limitReached } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { followView, FollowSchema } from "./projections/follow-view.ts";
 
 const followBody = z.strictObject({
@@ -32,7 +32,7 @@ function followOf(b: z.infer<typeof followBody>): Pick<Follow, "kind" | "imo" | 
   return { kind: "port", imo: null, mmsi: null, unlocode };
 }
 
-export const followsCreate = defineOperation({
+export const followsCreate = defineAccountOperation({
   id: "account.follows.create",
   method: "POST",
   path: "/api/v1/account/follows",
@@ -40,13 +40,10 @@ export const followsCreate = defineOperation({
   description:
     "Follows a vessel by `imo` (checksum-valid) or `mmsi`, or a port by `unlocode`. A followed vessel newly listed on a sanctions list raises `alert.sanctions`. " +
     "Following the same identifier twice answers the existing follow. Free.",
-  auth: "key",
   input: z.strictObject({}),
   body: followBody,
   output: { data: FollowSchema },
   responseType: "follow",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = alertLimits(ctx.principal.entitlements).follows;

@@ -2,16 +2,15 @@ import { z } from "zod";
 import { alertLimits } from "../domain/alerts/limits.ts";
 import { AppError } from "../domain/errors.ts";
 import { accountOf, limitReached, nameField } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { savedSearchView, SavedSearchSchema } from "./projections/saved-search-view.ts";
 
-export const savedSearchesCreate = defineOperation({
+export const savedSearchesCreate = defineAccountOperation({
   id: "account.saved-searches.create",
   method: "POST",
   path: "/api/v1/account/saved-searches",
   summary: "Save a search",
   description: "Stores a named search (`q` 2 to 100 characters, optional `kind`). Free.",
-  auth: "key",
   input: z.strictObject({}),
   body: z.strictObject({
     name: nameField(100),
@@ -20,8 +19,6 @@ export const savedSearchesCreate = defineOperation({
   }),
   output: { data: SavedSearchSchema },
   responseType: "saved_search",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx, input) {
     const limit = alertLimits(ctx.principal.entitlements).savedSearches;
     const r = await ctx.services.alerts.addSavedSearch(accountOf(ctx), { name: input.name, q: input.q, kind: input.kind ?? null }, limit, ctx.now);

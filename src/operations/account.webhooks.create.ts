@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { newWebhookSecret } from "../domain/webhooks/signature.ts";
 import { accountOf, limitReached, nameField } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { endpointView, EndpointWithSecretSchema } from "./projections/webhook-endpoint-view.ts";
 import { urlField, eventsField } from "./webhook-endpoint-fields.ts";
 
-export const webhooksCreate = defineOperation({
+export const webhooksCreate = defineAccountOperation({
   id: "account.webhooks.create",
   method: "POST",
   path: "/api/v1/account/webhooks",
@@ -13,13 +13,10 @@ export const webhooksCreate = defineOperation({
   description:
     "Adds an https endpoint (port 443 or 8443, a public host) that receives the account's alerts as signed POSTs. The answer carries the endpoint's signing secret, " +
     "`whsec_...`, shown this once. Endpoints per account: Pro 5, Developer 5, Growth 100, Scale 1,000 (the higher plan applies). Free.",
-  auth: "key",
   input: z.strictObject({}),
   body: z.strictObject({ url: urlField, description: nameField(200).optional(), events: eventsField.optional() }),
   output: { data: EndpointWithSecretSchema },
   responseType: "webhook_endpoint",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = ctx.principal.entitlements.webhookEndpoints;

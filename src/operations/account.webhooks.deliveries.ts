@@ -1,14 +1,14 @@
 import { z } from "zod";
 import type { DeliveryStatus } from "../interfaces/webhooks.ts";
 import { accountOf, idParam, timeParam } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { ownedEndpoint } from "./owned-webhook-endpoint.ts";
 import { cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
 import { deliveryView, DeliverySchema } from "./projections/webhook-delivery-view.ts";
 
 const STATUSES = ["pending", "retrying", "delivered", "given_up", "skipped", "failed"] as const;
 
-export const webhooksDeliveries = defineOperation({
+export const webhooksDeliveries = defineAccountOperation({
   id: "account.webhooks.deliveries",
   method: "GET",
   path: "/api/v1/account/webhooks/{id}/deliveries",
@@ -16,7 +16,6 @@ export const webhooksDeliveries = defineOperation({
   description:
     "Deliveries to the endpoint, newest first, each with every attempt: its Service-Delivery id, trigger, status code, error class (invalid_target, blocked_address, dns, connect, " +
     "tls, timeout, http_status, protocol, body_too_large, interrupted), duration and the first 1 KB of the answer. Filters: `event` (evt_...), `status`, `from`/`to` (creation time). Free.",
-  auth: "key",
   input: z.strictObject({
     id: idParam("wh"),
     event: idParam("evt").optional(),
@@ -28,9 +27,7 @@ export const webhooksDeliveries = defineOperation({
   }),
   output: { data: z.array(DeliverySchema) },
   responseType: "webhook_deliveries",
-  apiVersion: "1",
   paged: true,
-  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     await ownedEndpoint(ctx, input.id);

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { newWebhookSecret } from "../domain/webhooks/signature.ts";
 import { accountOf, idParam, notFound } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { endpointView, EndpointWithSecretSchema } from "./projections/webhook-endpoint-view.ts";
 
-export const webhooksRotate = defineOperation({
+export const webhooksRotate = defineAccountOperation({
   id: "account.webhooks.rotate",
   method: "POST",
   path: "/api/v1/account/webhooks/{id}/rotate-secret",
@@ -12,13 +12,10 @@ export const webhooksRotate = defineOperation({
   description:
     "Makes a new secret, shown this once. During the grace period (`graceHours`, 0 to 168, default 24) every delivery carries two signatures, `v1=<new>,v1=<old>`, so receivers " +
     "can switch over at their pace; 0 stops the old secret at once. Free.",
-  auth: "key",
   input: z.strictObject({ id: idParam("wh") }),
   body: z.strictObject({ graceHours: z.number({ error: "must be a number of hours" }).int({ error: "must be a whole number" }).min(0).max(168).optional() }),
   output: { data: EndpointWithSecretSchema },
   responseType: "webhook_endpoint",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx, input) {
     const secret = newWebhookSecret();
     const until = ctx.now + (input.graceHours ?? 24) * 3_600_000;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { validatePolygon } from "../domain/alerts/geometry.ts";
 import { alertLimits } from "../domain/alerts/limits.ts";
 import { accountOf, limitReached, nameField } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { zoneView, ZoneSchema } from "./projections/zone-view.ts";
 
 const geometryField = z.unknown().transform((v, ctx) => {
@@ -14,7 +14,7 @@ const geometryField = z.unknown().transform((v, ctx) => {
   return r;
 });
 
-export const zonesCreate = defineOperation({
+export const zonesCreate = defineAccountOperation({
   id: "account.zones.create",
   method: "POST",
   path: "/api/v1/account/zones",
@@ -22,13 +22,10 @@ export const zonesCreate = defineOperation({
   description:
     "A named zone: a GeoJSON Polygon in longitude/latitude (closed rings, no self-intersection, holes allowed, at most 1,000 positions and 30 degrees either way). A vessel seen by " +
     "your own (or shared) stations entering it raises `alert.zone_enter`. Free.",
-  auth: "key",
   input: z.strictObject({}),
   body: z.strictObject({ name: nameField(100), geometry: geometryField }),
   output: { data: ZoneSchema },
   responseType: "zone",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     const limit = alertLimits(ctx.principal.entitlements).zones;

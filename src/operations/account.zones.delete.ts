@@ -1,19 +1,16 @@
 import { z } from "zod";
 import { accountOf, deleted, DeletedSchema, idParam, notFound } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 
-export const zonesDelete = defineOperation({
+export const zonesDelete = defineAccountOperation({
   id: "account.zones.delete",
   method: "DELETE",
   path: "/api/v1/account/zones/{id}",
   summary: "Delete a zone",
   description: "Deletes a zone; it raises no more alerts. Free.",
-  auth: "key",
   input: z.strictObject({ id: idParam("zone") }),
   output: { data: DeletedSchema },
   responseType: "deleted",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx, input) {
     const accountId = accountOf(ctx);
     if (!(await ctx.services.alerts.deleteZone(accountId, input.id))) throw notFound("zone", input.id);

@@ -1,20 +1,17 @@
 import { z } from "zod";
 import { accountOf } from "./account.common.ts";
-import { defineOperation } from "./operation.ts";
+import { defineAccountOperation } from "./account-operation.ts";
 import { zoneView, ZoneSchema } from "./projections/zone-view.ts";
 
-export const zonesList = defineOperation({
+export const zonesList = defineAccountOperation({
   id: "account.zones.list",
   method: "GET",
   path: "/api/v1/account/zones",
   summary: "The account's zones",
   description: "Every zone of the account with its polygon and bounding box. Free.",
-  auth: "key",
   input: z.strictObject({}),
   output: { data: z.array(ZoneSchema) },
   responseType: "zones",
-  apiVersion: "1",
-  cost: 0,
   async run(ctx) {
     return { data: (await ctx.services.alerts.listZones(accountOf(ctx))).map(zoneView) };
   },

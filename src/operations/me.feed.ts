@@ -3,6 +3,7 @@ import { sourced } from "../domain/rights/sourced.ts";
 import type { PositionFix, VesselIdentity } from "../interfaces/positions.ts";
 import { defineOperation } from "./operation.ts";
 import { intParam } from "./params.ts";
+import { POSITION_VIEW_FIELDS } from "./projections/position-view.ts";
 
 /** ITU navigational status 15, "not defined": what a report without a status (Class B) means. */
 const NAV_STATUS_NOT_DEFINED = 15;
@@ -10,12 +11,7 @@ const NAV_STATUS_NOT_DEFINED = 15;
 const FeedRowSchema = z.object({
   station: z.object({ id: z.number().int(), name: z.string() }),
   mmsi: z.number().int(),
-  time: z.string(),
-  lat: z.number(),
-  lon: z.number(),
-  sog: z.number().nullable(),
-  cog: z.number().nullable(),
-  heading: z.number().nullable(),
+  ...POSITION_VIEW_FIELDS,
   navStatus: z.number().int(),
   name: z.string().nullable(),
   callsign: z.string().nullable(),

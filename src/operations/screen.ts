@@ -5,7 +5,7 @@ import { SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/desi
 import { anyListChecked, coverageInWords, listCoverage, noMatchIsClear } from "../domain/sanctions/coverage.ts";
 import { AppError } from "../domain/errors.ts";
 import { defineOperation } from "./operation.ts";
-import { findDesignations, ListCoverageSchema, screenDesignation } from "./projections/designation-match.ts";
+import { DESIGNATION_FOUND_FIELDS, findDesignations, ListCoverageSchema, screenDesignation } from "./projections/designation-match.ts";
 
 const MAX_SCREEN_IDS = 50;
 
@@ -71,14 +71,7 @@ const listsParam = z
   });
 
 const ScreenDesignationSchema = z.object({
-  list: z.string(),
-  listName: z.string(),
-  recordId: z.string(),
-  name: z.string(),
-  program: z.string().nullable(),
-  listedAt: z.string().nullable(),
-  firstSeenAt: z.string(),
-  delistedAt: z.string().nullable(),
+  ...DESIGNATION_FOUND_FIELDS,
   matchedOn: z.enum(["imo", "mmsi"]),
   matchedValue: z.number().int(),
   matchedFormerIdentifier: z.boolean(),

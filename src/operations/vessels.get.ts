@@ -10,7 +10,8 @@ import type { VesselNameLink, VesselRecord } from "../interfaces/vessels.ts";
 import { defineOperation } from "./operation.ts";
 import { vesselIdParam } from "./params.ts";
 import { listCoverage } from "../domain/sanctions/coverage.ts";
-import { designationsOf, ListCoverageSchema, vesselPageDesignation } from "./projections/designation-match.ts";
+import { DESIGNATION_FOUND_FIELDS, designationsOf, ListCoverageSchema, vesselPageDesignation } from "./projections/designation-match.ts";
+import { POSITION_VIEW_FIELDS } from "./projections/position-view.ts";
 import { groupNames, vesselPageUrl } from "./projections/vessel-names.ts";
 import { describes, mmsiOnly, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
 
@@ -47,12 +48,7 @@ const VesselPageSchema = z.object({
     .nullable(),
   lastPosition: z
     .object({
-      time: z.string(),
-      lat: z.number(),
-      lon: z.number(),
-      sog: z.number().nullable(),
-      cog: z.number().nullable(),
-      heading: z.number().nullable(),
+      ...POSITION_VIEW_FIELDS,
       navStatus: z.string(),
       source: z.string(),
       /** The name of the source entry that governs it (a public feed's, or receiving stations'). */
@@ -66,14 +62,7 @@ const VesselPageSchema = z.object({
   emissions: z.array(z.object({ year: z.number().int(), co2T: z.number().nullable(), fuelT: z.number().nullable(), timeAtSeaH: z.number().nullable() })).nullable(),
   sanctions: z.array(
     z.object({
-      list: z.string(),
-      listName: z.string(),
-      recordId: z.string(),
-      name: z.string(),
-      program: z.string().nullable(),
-      listedAt: z.string().nullable(),
-      firstSeenAt: z.string(),
-      delistedAt: z.string().nullable(),
+      ...DESIGNATION_FOUND_FIELDS,
       active: z.boolean(),
       matchedOn: z.enum(["imo", "mmsi"]),
       sourceUrl: z.string(),

@@ -7,6 +7,18 @@ import type { IdentifierHit, SanctionsListState, SanctionsStore } from "../../in
 
 export type Match = DesignationMatch<IdentifierHit>;
 
+/** What every answer says of a designation it found (screening, the vessel page), in this order; each adds its own fields. */
+export const DESIGNATION_FOUND_FIELDS = {
+  list: z.string(),
+  listName: z.string(),
+  recordId: z.string(),
+  name: z.string(),
+  program: z.string().nullable(),
+  listedAt: z.string().nullable(),
+  firstSeenAt: z.string(),
+  delistedAt: z.string().nullable(),
+};
+
 /**
  * The designations matching each vessel id (domain/sanctions/matching.ts has the rule), read
  * in two lookups whatever the number of ids: their own identifiers, then the MMSIs linked to
