@@ -28,7 +28,7 @@ export interface AdmissionDecision {
 /**
  * The two checks every call passes before it runs: its rate limit, then its credits, in that
  * order (a rate-limited call is never charged). One port for both, because a scaled
- * deployment answers both in one round trip to Redis (redis-admission.ts), while a single
+ * deployment answers both in one round trip to Redis (storage/redis/admission.ts), while a single
  * process asks its limiter and its ledger in turn (sequential-admission.ts).
  */
 export interface Admission {

@@ -40,7 +40,7 @@ describe("mds ingest and mds stations list", () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("ingests a file, a gzipped file and stdin as a station's, and lists the station with its counters", async () => {
-    // Account and station made in process on the same store (the CLI's own create commands are tested in test/cli.test.ts).
+    // Account and station made in process on the same store (the CLI's own create commands are tested in test/cli/commands.test.ts).
     const setup = await createService(parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent" }, PROJECT_ROOT));
     const account = await setup.services.accounts.createAccount({ name: "harbour", webPlan: "pro", apiPlan: null });
     const { station } = await setup.services.stations.createStation(account.id, "quay");

@@ -10,7 +10,7 @@ interface Window {
 
 /**
  * The in-process limiter: a one-second fixed window per subject and rate (the window opens
- * at the first call and lasts a second), the rule redis-admission.ts applies across
+ * at the first call and lasts a second), the rule storage/redis/admission.ts applies across
  * processes. Time comes only from the Clock, so a test clock moves its windows.
  * Expired windows are swept at most once a window, when a call comes in, so no timer runs.
  */

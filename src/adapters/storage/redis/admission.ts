@@ -20,7 +20,7 @@ export interface RedisChargeLedger {
  * atomic, in order). Per call: a one-second fixed window on its rate key (opened by the
  * window's first call and expired by Redis, so every process agrees on it whatever its
  * clock), then, if the window allows it and it takes credits, the check-and-charge of
- * redis-credit-ledger.ts's CHARGE on the account-month's balance.
+ * credit-ledger.ts's CHARGE on the account-month's balance.
  *
  * KEYS: per call its rate key and its balance key (the rate key again when it takes no
  * credits), then the pending hash. ARGV: per call its rate, cost (0: no charge), allowance and

@@ -101,7 +101,7 @@ export class RedisCreditLedger implements CreditLedger {
 
   /**
    * Where a charge of this account-month is made, for admission that charges in a script of
-   * its own (redis-admission.ts): the balance, the pending hash written behind, and the
+   * its own (admission.ts): the balance, the pending hash written behind, and the
    * hash field of the account-month. A charge must add its cost to both, as CHARGE does.
    */
   chargeKeys(accountId: string, period: string): { balance: string; pending: string; field: string } {
