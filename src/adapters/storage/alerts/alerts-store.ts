@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
+import { SqlStore } from "../sql-store.ts";
 import type { Polygon } from "../../../domain/alerts/geometry.ts";
 import type { AlertStore, Follow, LimitedInsert, SavedSearch, Zone } from "../../../interfaces/alerts.ts";
-import type { SqlDialect } from "../dialect/dialect.ts";
 import { insertWithinLimit } from "../limited-insert.ts";
-import type { AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable, Database } from "../schema.ts";
+import type { AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable } from "../schema.ts";
 
 type Row<T extends { id: unknown }> = Omit<T, "id"> & { id: number };
 
@@ -31,20 +30,13 @@ function followRef(f: Pick<Follow, "kind" | "imo" | "mmsi" | "unlocode">): strin
   return f.imo !== null ? `imo:${f.imo}` : `mmsi:${f.mmsi}`;
 }
 
-export class SqlAlertStore implements AlertStore {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
-
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
-  }
+export class SqlAlertStore extends SqlStore implements AlertStore {
 
   async addFollow(accountId: string, follow: Pick<Follow, "kind" | "imo" | "mmsi" | "unlocode">, limit: number, now: number): Promise<LimitedInsert<Follow>> {
     const ref = followRef(follow);
-    const existing = await this.#db.selectFrom("alert_follows").selectAll().where("account_id", "=", accountId).where("ref", "=", ref).executeTakeFirst();
+    const existing = await this.db.selectFrom("alert_follows").selectAll().where("account_id", "=", accountId).where("ref", "=", ref).executeTakeFirst();
     if (existing) return { ok: false, reason: "duplicate", existing: toFollow(existing) };
-    const r = await insertWithinLimit(this.#db, this.#dialect, "alert_follows", accountId, limit, (trx) =>
+    const r = await insertWithinLimit(this.db, this.dialect, "alert_follows", accountId, limit, (trx) =>
       trx
         .insertInto("alert_follows")
         .values({ account_id: accountId, kind: follow.kind, imo: follow.imo, mmsi: follow.mmsi, unlocode: follow.unlocode, ref, created_at: now })
@@ -55,22 +47,22 @@ export class SqlAlertStore implements AlertStore {
     );
     if (!r.ok) return { ok: false, reason: "limit", limit: r.limit };
     if (r.value) return { ok: true, value: toFollow(r.value) };
-    const again = await this.#db.selectFrom("alert_follows").selectAll().where("account_id", "=", accountId).where("ref", "=", ref).executeTakeFirstOrThrow();
+    const again = await this.db.selectFrom("alert_follows").selectAll().where("account_id", "=", accountId).where("ref", "=", ref).executeTakeFirstOrThrow();
     return { ok: false, reason: "duplicate", existing: toFollow(again) };
   }
 
   async listFollows(accountId: string): Promise<Follow[]> {
-    return (await this.#db.selectFrom("alert_follows").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toFollow);
+    return (await this.db.selectFrom("alert_follows").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toFollow);
   }
 
   async deleteFollow(accountId: string, id: number): Promise<boolean> {
-    const r = await this.#db.deleteFrom("alert_follows").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+    const r = await this.db.deleteFrom("alert_follows").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
   async vesselFollowers(imos: readonly number[], mmsis: readonly number[]): Promise<Follow[]> {
     if (imos.length === 0 && mmsis.length === 0) return [];
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom("alert_follows")
       .selectAll()
       .where("kind", "=", "vessel")
@@ -82,12 +74,12 @@ export class SqlAlertStore implements AlertStore {
 
   async portFollowers(unlocodes: readonly string[]): Promise<Follow[]> {
     if (unlocodes.length === 0) return [];
-    const rows = await this.#db.selectFrom("alert_follows").selectAll().where("kind", "=", "port").where("unlocode", "in", [...unlocodes]).orderBy("id").execute();
+    const rows = await this.db.selectFrom("alert_follows").selectAll().where("kind", "=", "port").where("unlocode", "in", [...unlocodes]).orderBy("id").execute();
     return rows.map(toFollow);
   }
 
   async addZone(accountId: string, zone: Pick<Zone, "name" | "geometry" | "bbox">, limit: number, now: number): Promise<LimitedInsert<Zone>> {
-    const r = await insertWithinLimit(this.#db, this.#dialect, "alert_zones", accountId, limit, (trx) =>
+    const r = await insertWithinLimit(this.db, this.dialect, "alert_zones", accountId, limit, (trx) =>
       trx
         .insertInto("alert_zones")
         .values({
@@ -107,25 +99,25 @@ export class SqlAlertStore implements AlertStore {
   }
 
   async listZones(accountId: string): Promise<Zone[]> {
-    return (await this.#db.selectFrom("alert_zones").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toZone);
+    return (await this.db.selectFrom("alert_zones").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toZone);
   }
 
   async getZone(accountId: string, id: number): Promise<Zone | null> {
-    const r = await this.#db.selectFrom("alert_zones").selectAll().where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+    const r = await this.db.selectFrom("alert_zones").selectAll().where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
     return r ? toZone(r) : null;
   }
 
   async deleteZone(accountId: string, id: number): Promise<boolean> {
-    const r = await this.#db.deleteFrom("alert_zones").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+    const r = await this.db.deleteFrom("alert_zones").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
   async allZones(): Promise<Zone[]> {
-    return (await this.#db.selectFrom("alert_zones").selectAll().orderBy("id").execute()).map(toZone);
+    return (await this.db.selectFrom("alert_zones").selectAll().orderBy("id").execute()).map(toZone);
   }
 
   async addSavedSearch(accountId: string, search: Pick<SavedSearch, "name" | "q" | "kind">, limit: number, now: number): Promise<LimitedInsert<SavedSearch>> {
-    const r = await insertWithinLimit(this.#db, this.#dialect, "alert_saved_searches", accountId, limit, (trx) =>
+    const r = await insertWithinLimit(this.db, this.dialect, "alert_saved_searches", accountId, limit, (trx) =>
       trx
         .insertInto("alert_saved_searches")
         .values({ account_id: accountId, name: search.name, q: search.q, kind: search.kind, created_at: now })
@@ -136,20 +128,20 @@ export class SqlAlertStore implements AlertStore {
   }
 
   async listSavedSearches(accountId: string): Promise<SavedSearch[]> {
-    return (await this.#db.selectFrom("alert_saved_searches").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toSearch);
+    return (await this.db.selectFrom("alert_saved_searches").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map(toSearch);
   }
 
   async allSavedSearches(): Promise<SavedSearch[]> {
-    return (await this.#db.selectFrom("alert_saved_searches").selectAll().orderBy("id").execute()).map(toSearch);
+    return (await this.db.selectFrom("alert_saved_searches").selectAll().orderBy("id").execute()).map(toSearch);
   }
 
   async deleteSavedSearch(accountId: string, id: number): Promise<boolean> {
-    const r = await this.#db.deleteFrom("alert_saved_searches").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+    const r = await this.db.deleteFrom("alert_saved_searches").where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
   async cursor(name: string): Promise<number> {
-    const r = await this.#db.selectFrom("alert_cursors").select("value").where("name", "=", name).executeTakeFirst();
+    const r = await this.db.selectFrom("alert_cursors").select("value").where("name", "=", name).executeTakeFirst();
     return r ? Number(r.value) : 0;
   }
 }

@@ -1,8 +1,7 @@
-import type { Kysely } from "kysely";
+import { SqlStore } from "../sql-store.ts";
 import { canExist } from "../../../domain/ids.ts";
 import type { Delivery, DeliveryAttempt, DeliveryFilter, DeliveryStatus, RetryOutcome, Trigger } from "../../../interfaces/webhooks.ts";
-import type { SqlDialect } from "../dialect/dialect.ts";
-import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable } from "../schema.ts";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from "../schema.ts";
 
 type DeliveryRow = Omit<WebhookDeliveriesTable, "id"> & { id: number };
 
@@ -38,17 +37,10 @@ function toDelivery(r: DeliveryRow & { type: string }, log: DeliveryAttempt[]): 
 }
 
 /** Deliveries with their attempts as their owners see them, and owners' retries of one. */
-export class SqlDeliveryLog {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
-
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
-  }
+export class SqlDeliveryLog extends SqlStore {
 
   async listDeliveries(accountId: string, endpointId: number, filter: DeliveryFilter): Promise<Delivery[]> {
-    let q = this.#db
+    let q = this.db
       .selectFrom("webhook_deliveries as d")
       .innerJoin("webhook_events as ev", "ev.id", "d.event_id")
       .selectAll("d")
@@ -66,7 +58,7 @@ export class SqlDeliveryLog {
   }
 
   async getDelivery(accountId: string, deliveryId: number): Promise<Delivery | null> {
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom("webhook_deliveries as d")
       .innerJoin("webhook_events as ev", "ev.id", "d.event_id")
       .selectAll("d")
@@ -79,7 +71,7 @@ export class SqlDeliveryLog {
 
   async #withLogs(rows: (DeliveryRow & { type: string })[]): Promise<Delivery[]> {
     if (rows.length === 0) return [];
-    const attempts = await this.#db
+    const attempts = await this.db
       .selectFrom("webhook_attempts")
       .selectAll()
       .where("delivery_id", "in", rows.map((r) => r.id))
@@ -96,14 +88,14 @@ export class SqlDeliveryLog {
   }
 
   async retryDelivery(accountId: string, deliveryId: number, now: number): Promise<RetryOutcome> {
-    const outcome = await this.#db.transaction().execute(async (trx): Promise<RetryOutcome | "ok"> => {
+    const outcome = await this.db.transaction().execute(async (trx): Promise<RetryOutcome | "ok"> => {
       const q = trx
         .selectFrom("webhook_deliveries as d")
         .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
         .select(["d.status", "d.lease_until", "d.lease_token", "e.status as endpointStatus"])
         .where("d.account_id", "=", accountId)
         .where("d.id", "=", deliveryId);
-      const d = await this.#dialect.lockRows(q, { of: "d" }).executeTakeFirst();
+      const d = await this.dialect.lockRows(q, { of: "d" }).executeTakeFirst();
       if (!d) return { ok: false, reason: "not_found" };
       if (d.endpointStatus !== "active") return { ok: false, reason: "endpoint_disabled" };
       if (d.lease_token !== null && d.lease_until !== null && d.lease_until > now) return { ok: false, reason: "in_flight" };

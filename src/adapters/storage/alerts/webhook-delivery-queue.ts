@@ -1,3 +1,4 @@
+import { SqlStore } from "../sql-store.ts";
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { healthAfter, DISABLED_REASON } from "../../../domain/webhooks/endpoint-health.ts";
@@ -19,20 +20,17 @@ export const ACTIVE_STATES = ["pending", "retrying"] as const;
  * domain's (delivery-state, endpoint-health); all times are parameters from the injected
  * clock, SQL never reads its own, so tests can drive the whole schedule.
  */
-export class SqlDeliveryQueue {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
+export class SqlDeliveryQueue extends SqlStore {
   readonly #box: SecretBox;
 
   constructor(db: Kysely<Database>, dialect: SqlDialect, box: SecretBox) {
-    this.#db = db;
-    this.#dialect = dialect;
+    super(db, dialect);
     this.#box = box;
   }
 
   async claimDue(now: number, leaseMs: number, limit: number, onlyDeliveryId?: number): Promise<ClaimedDelivery[]> {
     const token = randomUUID();
-    return this.#db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       let pick = trx
         .selectFrom("webhook_deliveries as d")
         .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
@@ -41,7 +39,7 @@ export class SqlDeliveryQueue {
         .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<=", now)]));
       if (onlyDeliveryId !== undefined) pick = pick.where("d.id", "=", onlyDeliveryId);
       else pick = pick.where("d.next_attempt_at", "<=", now).where("e.status", "=", "active").orderBy("d.next_attempt_at").orderBy("d.id");
-      pick = this.#dialect.lockRows(pick.limit(limit), { of: "d", skipLocked: true });
+      pick = this.dialect.lockRows(pick.limit(limit), { of: "d", skipLocked: true });
       const ids = (await pick.execute()).map((r) => r.id);
       if (ids.length === 0) return [];
 
@@ -139,12 +137,12 @@ export class SqlDeliveryQueue {
    */
   async completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
     if (items.length === 0) return [];
-    return this.#db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       // The endpoints first, then their deliveries: the order a delete takes them in, so the two
       // queue behind each other instead of deadlocking, and an attempt of a deleted endpoint
       // finds its delivery gone (not applied) instead of logging against a deleted row.
       const endpointIds = [...new Set(items.map((i) => i.claim.endpointId))].sort((a, b) => a - b);
-      await this.#dialect.lockRows(trx.selectFrom("webhook_endpoints").select("id").where("id", "in", endpointIds).orderBy("id")).execute();
+      await this.dialect.lockRows(trx.selectFrom("webhook_endpoints").select("id").where("id", "in", endpointIds).orderBy("id")).execute();
       const plans = items.map(({ claim, result }) => ({ claim, result, ...nextDeliveryState(claim, result.success, now) }));
 
       const applied = new Set<number>();
@@ -240,7 +238,7 @@ export class SqlDeliveryQueue {
    */
   async #streak(trx: Transaction<Database>, endpointId: number, outcomes: readonly boolean[], now: number): Promise<{ status: string; justDisabled: boolean }> {
     const before = trx.selectFrom("webhook_endpoints").select(["status", "failure_streak", "streak_started_at"]).where("id", "=", endpointId);
-    const was = await this.#dialect.lockRows(before).executeTakeFirst();
+    const was = await this.dialect.lockRows(before).executeTakeFirst();
     if (was === undefined) return { status: "deleted", justDisabled: false };
     const after = healthAfter(
       { status: was.status === "disabled" ? "disabled" : "active", failureStreak: was.failure_streak, streakStartedAt: was.streak_started_at },

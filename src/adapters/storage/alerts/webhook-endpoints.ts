@@ -1,3 +1,4 @@
+import { SqlStore } from "../sql-store.ts";
 import type { Kysely } from "kysely";
 import type { SecretBox } from "../accounts/secret-box.ts";
 import type { CreateEndpointResult, WebhookEndpoint } from "../../../interfaces/webhooks.ts";
@@ -29,14 +30,11 @@ export function toEndpoint(r: EndpointRow, box: SecretBox): WebhookEndpoint {
 }
 
 /** Webhook endpoints of accounts: created within the plan's limit, edited, rotated, turned back on, deleted with their deliveries. */
-export class SqlWebhookEndpoints {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
+export class SqlWebhookEndpoints extends SqlStore {
   readonly #box: SecretBox;
 
   constructor(db: Kysely<Database>, dialect: SqlDialect, box: SecretBox) {
-    this.#db = db;
-    this.#dialect = dialect;
+    super(db, dialect);
     this.#box = box;
   }
 
@@ -47,8 +45,8 @@ export class SqlWebhookEndpoints {
    */
   async sealSecrets(): Promise<number> {
     const prefix = `${this.#box.currentPrefix}%`;
-    return this.#db.transaction().execute(async (trx) => {
-      const stale = await this.#dialect
+    return this.db.transaction().execute(async (trx) => {
+      const stale = await this.dialect
         .lockRows(
           trx
             .selectFrom("webhook_endpoints")
@@ -69,7 +67,7 @@ export class SqlWebhookEndpoints {
   }
 
   async createEndpoint(accountId: string, input: { url: string; description: string | null; events: string[] | null }, secret: string, limit: number, now: number): Promise<CreateEndpointResult> {
-    const r = await insertWithinLimit(this.#db, this.#dialect, "webhook_endpoints", accountId, limit, (trx) =>
+    const r = await insertWithinLimit(this.db, this.dialect, "webhook_endpoints", accountId, limit, (trx) =>
       trx
         .insertInto("webhook_endpoints")
         .values({
@@ -95,11 +93,11 @@ export class SqlWebhookEndpoints {
   }
 
   async listEndpoints(accountId: string): Promise<WebhookEndpoint[]> {
-    return (await this.#db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map((r) => toEndpoint(r, this.#box));
+    return (await this.db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).orderBy("id").execute()).map((r) => toEndpoint(r, this.#box));
   }
 
   async getEndpoint(accountId: string, id: number): Promise<WebhookEndpoint | null> {
-    const r = await this.#db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
+    const r = await this.db.selectFrom("webhook_endpoints").selectAll().where("account_id", "=", accountId).where("id", "=", id).executeTakeFirst();
     return r ? toEndpoint(r, this.#box) : null;
   }
 
@@ -108,7 +106,7 @@ export class SqlWebhookEndpoints {
     if (patch.url !== undefined) set.url = patch.url;
     if (patch.description !== undefined) set.description = patch.description;
     if (patch.events !== undefined) set.events = patch.events === null ? null : JSON.stringify(patch.events);
-    const r = await this.#db.updateTable("webhook_endpoints").set(set).where("account_id", "=", accountId).where("id", "=", id).returningAll().executeTakeFirst();
+    const r = await this.db.updateTable("webhook_endpoints").set(set).where("account_id", "=", accountId).where("id", "=", id).returningAll().executeTakeFirst();
     return r ? toEndpoint(r, this.#box) : null;
   }
 
@@ -119,12 +117,12 @@ export class SqlWebhookEndpoints {
    * or finds its delivery gone; no foreign-key violation, no deadlock.
    */
   async deleteEndpoint(accountId: string, id: number): Promise<boolean> {
-    return this.#db.transaction().execute(async (trx) => {
-      const owned = await this.#dialect
+    return this.db.transaction().execute(async (trx) => {
+      const owned = await this.dialect
         .lockRows(trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", id))
         .executeTakeFirst();
       if (!owned) return false;
-      await this.#dialect.lockRows(trx.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id).orderBy("id")).execute();
+      await this.dialect.lockRows(trx.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id).orderBy("id")).execute();
       await trx
         .deleteFrom("webhook_attempts")
         .where("delivery_id", "in", (eb) => eb.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", id))
@@ -137,7 +135,7 @@ export class SqlWebhookEndpoints {
 
   async rotateSecret(accountId: string, id: number, secret: string, previousUntil: number, now: number): Promise<WebhookEndpoint | null> {
     const keep = previousUntil > now;
-    const r = await this.#db
+    const r = await this.db
       .updateTable("webhook_endpoints")
       .set((eb) => ({
         previous_secret: keep ? eb.ref("secret") : null,
@@ -153,7 +151,7 @@ export class SqlWebhookEndpoints {
   }
 
   async enableEndpoint(accountId: string, id: number, now: number): Promise<WebhookEndpoint | null> {
-    const r = await this.#db
+    const r = await this.db
       .updateTable("webhook_endpoints")
       .set({ status: "active", failure_streak: 0, streak_started_at: null, disabled_at: null, disabled_reason: null, updated_at: now })
       .where("account_id", "=", accountId)

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from "kysely";
+import { SqlStore } from "../sql-store.ts";
+import type { Transaction } from "kysely";
 import type { EventType } from "../../../domain/alerts/payload.ts";
 import type { NewAlert, Trigger } from "../../../interfaces/webhooks.ts";
 import type { SqlDialect } from "../dialect/dialect.ts";
@@ -14,19 +15,12 @@ function takes(events: string | null, type: string): boolean {
  * Events raised for accounts and their deliveries, written in the transaction that records
  * what raised them (an alert, an owner's test), so a crash loses none and none is sent twice.
  */
-export class SqlWebhookOutbox {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
-
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
-  }
+export class SqlWebhookOutbox extends SqlStore {
 
   async emitAlerts(alerts: readonly NewAlert[], now: number, cursor?: { name: string; value: number }): Promise<{ alerts: number; deliveries: number }> {
     if (alerts.length === 0 && !cursor) return { alerts: 0, deliveries: 0 };
-    return this.#db.transaction().execute(async (trx) => {
-      const r = await writeAlerts(trx, this.#dialect, alerts, now);
+    return this.db.transaction().execute(async (trx) => {
+      const r = await writeAlerts(trx, this.dialect, alerts, now);
       if (cursor) {
         await trx
           .insertInto("alert_cursors")
@@ -39,9 +33,9 @@ export class SqlWebhookOutbox {
   }
 
   async createSingleDelivery(accountId: string, endpointId: number, type: EventType, body: (eventId: number, created: number) => string, trigger: Trigger, now: number): Promise<number | null> {
-    return this.#db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       // Locked, so a delete racing this test event waits for it or is seen here as not found.
-      const owned = await this.#dialect
+      const owned = await this.dialect
         .lockRows(trx.selectFrom("webhook_endpoints").select("id").where("account_id", "=", accountId).where("id", "=", endpointId))
         .executeTakeFirst();
       if (!owned) return null;

@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
+import { SqlStore } from "../sql-store.ts";
 import type { ZoneMembership } from "../../../domain/alerts/zone-tracker.ts";
 import type { QueuedFix, ZoneCommit, ZonePresence, ZoneStateStore } from "../../../interfaces/alerts.ts";
-import type { BulkRow, SqlDialect } from "../dialect/dialect.ts";
+import type { BulkRow } from "../dialect/dialect.ts";
 import { writeAlerts } from "./webhook-outbox.ts";
-import type { Database } from "../schema.ts";
 
 /** Members of one IN list. */
 const CHUNK = 500;
@@ -20,17 +19,10 @@ class PageTaken extends Error {}
  * The zone queue and vessel state on SQLite or PostgreSQL (0012-zone-state.ts). The queue
  * is filled by the positions store in the ingest transaction; this store drains it.
  */
-export class SqlZoneStateStore implements ZoneStateStore {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
-
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
-  }
+export class SqlZoneStateStore extends SqlStore implements ZoneStateStore {
 
   async queued(limit: number): Promise<QueuedFix[]> {
-    const rows = await this.#db.selectFrom("zone_feed").selectAll().orderBy("id").limit(limit).execute();
+    const rows = await this.db.selectFrom("zone_feed").selectAll().orderBy("id").limit(limit).execute();
     return rows.map((r) => ({
       id: Number(r.id),
       fix: { mmsi: r.mmsi, time: Number(r.time), stationId: r.station_id, lat: r.lat, lon: r.lon, sog: r.sog, cog: r.cog, heading: null, navStatus: null },
@@ -38,7 +30,7 @@ export class SqlZoneStateStore implements ZoneStateStore {
   }
 
   async presence(): Promise<ZonePresence[]> {
-    const rows = await this.#db.selectFrom("zone_presence").selectAll().execute();
+    const rows = await this.db.selectFrom("zone_presence").selectAll().execute();
     return rows.map((r) => ({
       accountId: r.account_id,
       mmsi: r.mmsi,
@@ -49,14 +41,14 @@ export class SqlZoneStateStore implements ZoneStateStore {
   }
 
   async stateVersion(): Promise<number> {
-    await this.#db.insertInto("alert_cursors").values({ name: ZONE_STATE_VERSION, value: 0 }).onConflict((oc) => oc.column("name").doNothing()).execute();
-    const r = await this.#db.selectFrom("alert_cursors").select("value").where("name", "=", ZONE_STATE_VERSION).executeTakeFirstOrThrow();
+    await this.db.insertInto("alert_cursors").values({ name: ZONE_STATE_VERSION, value: 0 }).onConflict((oc) => oc.column("name").doNothing()).execute();
+    const r = await this.db.selectFrom("alert_cursors").select("value").where("name", "=", ZONE_STATE_VERSION).executeTakeFirstOrThrow();
     return Number(r.value);
   }
 
   async commit(page: ZoneCommit, now: number): Promise<{ consumed: boolean; alerts: number; deliveries: number }> {
     try {
-      return await this.#db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         // The delete is the cursor move: it must take exactly the rows evaluated. More (a
         // fix committed late inside the range) or fewer (another process drained them) and
         // the page is evaluated again from fresh state.
@@ -74,7 +66,7 @@ export class SqlZoneStateStore implements ZoneStateStore {
           if (Number(gone.numDeletedRows) !== page.count) throw new PageTaken();
         }
         const rows: BulkRow[] = page.save.map((p) => [p.accountId, p.mmsi, p.lastTime, p.lastSeen, p.zones === null ? null : JSON.stringify(p.zones)]);
-        await this.#dialect.bulkInsert(trx, {
+        await this.dialect.bulkInsert(trx, {
           table: "zone_presence",
           columns: ["account_id", "mmsi", "last_time", "last_seen", "zones"],
           types: ["text", "int4", "int8", "int8", "text"],
@@ -88,7 +80,7 @@ export class SqlZoneStateStore implements ZoneStateStore {
             await trx.deleteFrom("zone_presence").where("account_id", "=", accountId).where("mmsi", "in", mmsis.slice(at, at + CHUNK)).execute();
           }
         }
-        const r = await writeAlerts(trx, this.#dialect, page.alerts, now);
+        const r = await writeAlerts(trx, this.dialect, page.alerts, now);
         return { consumed: true, ...r };
       });
     } catch (e) {

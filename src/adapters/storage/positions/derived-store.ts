@@ -1,9 +1,10 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { SqlStore } from "../sql-store.ts";
+import { sql, type Transaction } from "kysely";
 import { derivedStateTime, type VesselDerivedState } from "../../../domain/derived/derive.ts";
 import { PORT_CALL_VERSION } from "../../../domain/derived/port-call-detector.ts";
 import type { DerivedCommit, DerivedStore, PortCallQuery, PortPlace, QueuedDerivedFix, StoredCrossing, StoredPortCall } from "../../../interfaces/derived.ts";
 import type { VisibleStations } from "../../../interfaces/vessels.ts";
-import type { BulkRow, SqlDialect } from "../dialect/dialect.ts";
+import type { BulkRow } from "../dialect/dialect.ts";
 import type { Database, PortCallsTable } from "../schema.ts";
 import { writeAlerts } from "../alerts/webhook-outbox.ts";
 
@@ -27,17 +28,10 @@ function stationChunks(keys: readonly { stationId: number; mmsi: number }[]): { 
 }
 
 /** Derived facts, their queue and the detectors' state on SQLite or PostgreSQL (0019-derived-facts.ts). */
-export class SqlDerivedStore implements DerivedStore {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
-
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
-  }
+export class SqlDerivedStore extends SqlStore implements DerivedStore {
 
   async queued(limit: number): Promise<QueuedDerivedFix[]> {
-    const rows = await this.#db.selectFrom("derived_feed").selectAll().orderBy("id").limit(limit).execute();
+    const rows = await this.db.selectFrom("derived_feed").selectAll().orderBy("id").limit(limit).execute();
     return rows.map((r) => ({
       id: Number(r.id),
       fix: { mmsi: r.mmsi, time: Number(r.time), stationId: r.station_id, lat: r.lat, lon: r.lon, sog: r.sog, navStatus: r.nav_status },
@@ -47,7 +41,7 @@ export class SqlDerivedStore implements DerivedStore {
   async states(keys: readonly { stationId: number; mmsi: number }[]): Promise<Map<string, VesselDerivedState>> {
     const out = new Map<string, VesselDerivedState>();
     for (const { stationId, mmsis } of stationChunks(keys)) {
-      const rows = await this.#db.selectFrom("derived_state").select(["mmsi", "state"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis).execute();
+      const rows = await this.db.selectFrom("derived_state").select(["mmsi", "state"]).where("station_id", "=", stationId).where("mmsi", "in", mmsis).execute();
       for (const r of rows) out.set(stateKey(stationId, r.mmsi), JSON.parse(r.state) as VesselDerivedState);
     }
     return out;
@@ -65,13 +59,13 @@ export class SqlDerivedStore implements DerivedStore {
 
   async commit(page: DerivedCommit, now: number): Promise<{ consumed: boolean; deliveries: number }> {
     try {
-      return await this.#db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         if (page.count > 0) {
           const gone = await trx.deleteFrom("derived_feed").where("id", ">=", page.first).where("id", "<=", page.last).executeTakeFirst();
           if (Number(gone.numDeletedRows) !== page.count) throw new PageTaken();
         }
         if (page.basis && !(await this.#basisHolds(trx, page.basis))) throw new PageTaken();
-        await this.#dialect.bulkInsert(trx, {
+        await this.dialect.bulkInsert(trx, {
           table: "derived_state",
           columns: ["station_id", "mmsi", "last_time", "state"],
           types: ["int4", "int4", "int8", "text"],
@@ -80,7 +74,7 @@ export class SqlDerivedStore implements DerivedStore {
         });
         // The last version of each call in the page wins (a call grows while the vessel stays).
         const calls = new Map(page.calls.map((c) => [c.id, c]));
-        await this.#dialect.bulkInsert(trx, {
+        await this.dialect.bulkInsert(trx, {
           table: "port_calls",
           columns: ["id", "station_id", "mmsi", "unlocode", "arrival", "departure", "confidence", "version", "detail", "updated_at"],
           types: ["text", "int4", "int4", "text", "int8", "int8", "int4", "text", "text", "int8"],
@@ -90,7 +84,7 @@ export class SqlDerivedStore implements DerivedStore {
           }),
           tail: CALL_CONFLICT,
         });
-        await this.#dialect.bulkInsert(trx, {
+        await this.dialect.bulkInsert(trx, {
           table: "gate_crossings",
           columns: ["gate_id", "mmsi", "station_id", "time", "direction", "gap_ms", "observed"],
           types: ["text", "int4", "int4", "int8", "text", "int8", "int2"],
@@ -105,8 +99,8 @@ export class SqlDerivedStore implements DerivedStore {
           seen.add(k);
           coverage.push([c.gateId, c.hour, c.stationId]);
         }
-        await this.#dialect.bulkInsert(trx, { table: "gate_coverage", columns: ["gate_id", "hour", "station_id"], types: ["text", "int8", "int4"], rows: coverage, tail: "ON CONFLICT DO NOTHING" });
-        const r = await writeAlerts(trx, this.#dialect, page.alerts, now);
+        await this.dialect.bulkInsert(trx, { table: "gate_coverage", columns: ["gate_id", "hour", "station_id"], types: ["text", "int8", "int4"], rows: coverage, tail: "ON CONFLICT DO NOTHING" });
+        const r = await writeAlerts(trx, this.dialect, page.alerts, now);
         return { consumed: true, deliveries: r.deliveries };
       });
     } catch (e) {
@@ -116,7 +110,7 @@ export class SqlDerivedStore implements DerivedStore {
   }
 
   async portPlaces(): Promise<PortPlace[]> {
-    const rows = await this.#db.selectFrom("ports").select(["unlocode", "name", "lat", "lon", "wpi"]).where("lat", "is not", null).where("lon", "is not", null).execute();
+    const rows = await this.db.selectFrom("ports").select(["unlocode", "name", "lat", "lon", "wpi"]).where("lat", "is not", null).where("lon", "is not", null).execute();
     return rows.map((r) => {
       const wpi = r.wpi ? (JSON.parse(r.wpi) as { harborSize?: string | null }) : null;
       return { unlocode: r.unlocode, name: r.name, lat: r.lat!, lon: r.lon!, harbourSize: wpi?.harborSize ?? null };
@@ -134,9 +128,9 @@ export class SqlDerivedStore implements DerivedStore {
   }
 
   async #calls(q: PortCallQuery, of: { mmsis?: readonly number[]; unlocode?: string }): Promise<StoredPortCall[]> {
-    let b = this.#db.selectFrom("port_calls").selectAll();
+    let b = this.db.selectFrom("port_calls").selectAll();
     b = of.mmsis ? b.where("mmsi", "in", [...of.mmsis]) : b.where("unlocode", "=", of.unlocode!);
-    b = b.where("arrival", ">=", q.from).where("arrival", "<", q.to).where(this.#dialect.anyOf("station_id", q.visible));
+    b = b.where("arrival", ">=", q.from).where("arrival", "<", q.to).where(this.dialect.anyOf("station_id", q.visible));
     if (q.after) {
       const after = q.after;
       b = b.where((eb) => eb.or([eb("arrival", ">", after.arrival), eb.and([eb("arrival", "=", after.arrival), eb("id", ">", after.id)])]));
@@ -147,7 +141,7 @@ export class SqlDerivedStore implements DerivedStore {
 
   async crossings(visible: VisibleStations, since: number, gateId?: string): Promise<StoredCrossing[]> {
     if (visible.length === 0) return [];
-    let q = this.#db.selectFrom("gate_crossings").selectAll().where("time", ">=", since).where(this.#dialect.anyOf("station_id", visible));
+    let q = this.db.selectFrom("gate_crossings").selectAll().where("time", ">=", since).where(this.dialect.anyOf("station_id", visible));
     if (gateId) q = q.where("gate_id", "=", gateId);
     const rows = await q.orderBy("time").execute();
     return rows.map((r) => ({ gateId: r.gate_id, mmsi: r.mmsi, stationId: r.station_id, time: Number(r.time), direction: r.direction, gapMs: Number(r.gap_ms), observed: r.observed === 1 }));
@@ -155,11 +149,11 @@ export class SqlDerivedStore implements DerivedStore {
 
   async coveredHours(visible: VisibleStations, since: number): Promise<Map<string, number>> {
     if (visible.length === 0) return new Map();
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom("gate_coverage")
       .select(["gate_id", sql<number>`count(distinct hour)`.as("hours")])
       .where("hour", ">=", since)
-      .where(this.#dialect.anyOf("station_id", visible))
+      .where(this.dialect.anyOf("station_id", visible))
       .groupBy("gate_id")
       .execute();
     return new Map(rows.map((r) => [r.gate_id, Number(r.hours)]));
@@ -167,12 +161,12 @@ export class SqlDerivedStore implements DerivedStore {
 
   async gateStations(visible: VisibleStations, since: number): Promise<Map<string, number[]>> {
     if (visible.length === 0) return new Map();
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom("gate_coverage")
       .select(["gate_id", "station_id"])
       .distinct()
       .where("hour", ">=", since)
-      .where(this.#dialect.anyOf("station_id", visible))
+      .where(this.dialect.anyOf("station_id", visible))
       .execute();
     const out = new Map<string, number[]>();
     for (const r of rows) out.set(r.gate_id, [...(out.get(r.gate_id) ?? []), r.station_id].sort((a, b) => a - b));
@@ -180,12 +174,12 @@ export class SqlDerivedStore implements DerivedStore {
   }
 
   async vesselsHeard(from: number, to: number): Promise<{ stationId: number; mmsi: number }[]> {
-    const rows = await this.#db.selectFrom("positions").select(["station_id", "mmsi"]).distinct().where("time", ">=", from).where("time", "<", to).orderBy("station_id").orderBy("mmsi").execute();
+    const rows = await this.db.selectFrom("positions").select(["station_id", "mmsi"]).distinct().where("time", ">=", from).where("time", "<", to).orderBy("station_id").orderBy("mmsi").execute();
     return rows.map((r) => ({ stationId: r.station_id, mmsi: r.mmsi }));
   }
 
   async clear(from: number, to: number, states: boolean): Promise<void> {
-    await this.#db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom("port_calls").where("arrival", ">=", from).where("arrival", "<", to).execute();
       await trx.deleteFrom("gate_crossings").where("time", ">=", from).where("time", "<", to).execute();
       await trx.deleteFrom("gate_coverage").where("hour", ">=", from - 3_600_000).where("hour", "<", to).execute();

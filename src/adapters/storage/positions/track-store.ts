@@ -1,3 +1,4 @@
+import { SqlStore } from "../sql-store.ts";
 import { type Kysely, sql } from "kysely";
 import { bucketCount } from "../../../domain/tracks/window.ts";
 import type { BucketCountQuery, BucketQuery, RecentPositions, StoredFix, TrackPoint, TrackStore } from "../../../interfaces/tracks.ts";
@@ -31,16 +32,12 @@ const toPoint = (r: PointRow): TrackPoint => ({
  * most 1,500 buckets, so the work follows the buckets. Both engines do it in one statement
  * (the dialect's bucketQuery), planned once per connection where the engine allows.
  */
-export class SqlTrackStore implements TrackStore, RecentPositions {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
-
+export class SqlTrackStore extends SqlStore implements TrackStore, RecentPositions {
   /** PostgreSQL keeps positions in daily partitions (migration 0020); SQLite in one table. */
   readonly partitions: PositionPartitions | null;
 
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
+    super(db, dialect);
     this.partitions = dialect.engine === "postgres" ? new PositionPartitions(db as unknown as Kysely<unknown>) : null;
   }
 
@@ -48,7 +45,7 @@ export class SqlTrackStore implements TrackStore, RecentPositions {
     if (q.stationIds.length === 0 || q.to <= q.from) return [];
     let points: TrackPoint[];
     const buckets = bucketCount(q, q.bucketMs);
-    if (this.#dialect.splitsLongTracks && buckets >= SPLIT_FROM_BUCKETS) {
+    if (this.dialect.splitsLongTracks && buckets >= SPLIT_FROM_BUCKETS) {
       // Split at a bucket edge, so each bucket is read by one half. It is the same work in
       // all, so it helps while a core is spare and should not help under full load (not measured there).
       const mid = (Math.floor(q.from / q.bucketMs) + Math.floor(buckets / 2)) * q.bucketMs;
@@ -76,7 +73,7 @@ export class SqlTrackStore implements TrackStore, RecentPositions {
     if (q.bucketMs <= 0) throw new Error(`bucket length ${q.bucketMs} is not positive`);
     const end = Math.max(...ranges.map((r) => r.to));
     let query;
-    if (this.#dialect.engine === "postgres") {
+    if (this.dialect.engine === "postgres") {
       // A LATERAL with LIMIT 1 keeps the probes per bucket: PostgreSQL turns an EXISTS here into a
       // hash semi-join over every fix of the ship, which took seconds for a week of 10-second fixes.
       const probes = ranges.map(
@@ -101,24 +98,24 @@ export class SqlTrackStore implements TrackStore, RecentPositions {
         WHERE ${sql.join(probes, sql` OR `)}
         GROUP BY st.id`;
     }
-    const { rows } = await query.execute(this.#db);
+    const { rows } = await query.execute(this.db);
     return new Map(rows.map((r) => [Number(r.station_id), Number(r.n)]));
   }
 
   async #read(q: BucketQuery): Promise<TrackPoint[]> {
-    const rows = await this.#dialect.prepared<unknown>(this.#db, "mds_track_buckets", this.#dialect.bucketQuery(q));
-    return this.#dialect.decodeBuckets(rows);
+    const rows = await this.dialect.prepared<unknown>(this.db, "mds_track_buckets", this.dialect.bucketQuery(q));
+    return this.dialect.decodeBuckets(rows);
   }
 
   /** MMSIs with any stored fix, in order: every fix has its vessel's row in latest_positions, which is small. */
   async mmsis(): Promise<number[]> {
-    const rows = await this.#db.selectFrom("latest_positions").select("mmsi").distinct().orderBy("mmsi").execute();
+    const rows = await this.db.selectFrom("latest_positions").select("mmsi").distinct().orderBy("mmsi").execute();
     return rows.map((r) => r.mmsi);
   }
 
   /** The oldest fixes of one vessel before `before`, in key order (time, station). */
   async oldest(mmsi: number, before: number, limit: number): Promise<StoredFix[]> {
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom("positions")
       .select(["time", "station_id", "lat", "lon", "sog", "cog", "nav_status"])
       .where("mmsi", "=", mmsi)
@@ -132,7 +129,7 @@ export class SqlTrackStore implements TrackStore, RecentPositions {
 
   /** Deletes the vessel's fixes up to and including the key (time, station) of the last one moved. */
   async deleteThrough(mmsi: number, time: number, stationId: number): Promise<number> {
-    const r = await this.#db
+    const r = await this.db
       .deleteFrom("positions")
       .where("mmsi", "=", mmsi)
       .where((eb) => eb.or([eb("time", "<", time), eb.and([eb("time", "=", time), eb("station_id", "<=", stationId)])]))

@@ -1,3 +1,4 @@
+import { SqlStore } from "../sql-store.ts";
 import { type Kysely, sql } from "kysely";
 import type { VesselId } from "../../../domain/identifiers.ts";
 import type { PositionFix } from "../../../interfaces/positions.ts";
@@ -26,16 +27,13 @@ export interface StationSets {
  * visible stations: a ship only a station the caller may not see has heard does not exist
  * for the caller.
  */
-export class SqlVesselReads {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
+export class SqlVesselReads extends SqlStore {
 
   readonly #sets: StationSets;
 
   /** `sets`: where the parts of a caller's visible set come from. */
   constructor(db: Kysely<Database>, dialect: SqlDialect, sets: StationSets) {
-    this.#db = db;
-    this.#dialect = dialect;
+    super(db, dialect);
     this.#sets = sets;
   }
 
@@ -50,33 +48,33 @@ export class SqlVesselReads {
   }
 
   async findByImo(imo: number, visible: VisibleStations): Promise<VesselRecord | null> {
-    const v = await this.#db.selectFrom("vessels").select(["id", "imo", "mmsi_key"]).where("imo", "=", imo).executeTakeFirst();
+    const v = await this.db.selectFrom("vessels").select(["id", "imo", "mmsi_key"]).where("imo", "=", imo).executeTakeFirst();
     return v ? this.#record(v, visible) : null;
   }
 
   async findByMmsi(mmsi: number, visible: VisibleStations): Promise<VesselRecord | null> {
-    const links = await this.#db
+    const links = await this.db
       .selectFrom("vessel_identifiers")
       .select(["vessel_id", "last_seen"])
       .where("kind", "=", "mmsi")
       .where("value", "=", String(mmsi))
-      .where(visibleFilter(this.#dialect, visible))
+      .where(visibleFilter(this.dialect, visible))
       .execute();
     if (links.length === 0) return null;
     // The ship that used the MMSI last: an MMSI reassigned to another ship points to the new one.
     const seen = new Map<number, number>();
     for (const l of links) seen.set(l.vessel_id, Math.max(seen.get(l.vessel_id) ?? 0, l.last_seen));
     const [vesselId] = [...seen.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
-    const v = await this.#db.selectFrom("vessels").select(["id", "imo", "mmsi_key"]).where("id", "=", vesselId).executeTakeFirstOrThrow();
+    const v = await this.db.selectFrom("vessels").select(["id", "imo", "mmsi_key"]).where("id", "=", vesselId).executeTakeFirstOrThrow();
     return this.#record(v, visible);
   }
 
   async #record(v: { id: number; imo: number | null; mmsi_key: number | null }, visible: VisibleStations): Promise<VesselRecord | null> {
     const [identifiers, names, emissions, fleet] = await Promise.all([
-      this.#db.selectFrom("vessel_identifiers").selectAll().where("vessel_id", "=", v.id).where(visibleFilter(this.#dialect, visible)).execute(),
-      this.#db.selectFrom("vessel_names").select(["name", "source", "station_id", "first_seen", "last_seen"]).where("vessel_id", "=", v.id).where(visibleFilter(this.#dialect, visible)).execute(),
-      v.imo === null ? [] : this.#db.selectFrom("vessel_emissions").selectAll().where("imo", "=", v.imo).orderBy("year").execute(),
-      v.imo === null ? [] : this.#db.selectFrom("vessel_fleet").selectAll().where("imo", "=", v.imo).orderBy("source").execute(),
+      this.db.selectFrom("vessel_identifiers").selectAll().where("vessel_id", "=", v.id).where(visibleFilter(this.dialect, visible)).execute(),
+      this.db.selectFrom("vessel_names").select(["name", "source", "station_id", "first_seen", "last_seen"]).where("vessel_id", "=", v.id).where(visibleFilter(this.dialect, visible)).execute(),
+      v.imo === null ? [] : this.db.selectFrom("vessel_emissions").selectAll().where("imo", "=", v.imo).orderBy("year").execute(),
+      v.imo === null ? [] : this.db.selectFrom("vessel_fleet").selectAll().where("imo", "=", v.imo).orderBy("source").execute(),
     ]);
     // A ship only a station the caller may not see has heard does not exist for the caller.
     if (identifiers.length + names.length + emissions.length + fleet.length === 0) return null;
@@ -106,16 +104,16 @@ export class SqlVesselReads {
     const ship =
       id.kind === "imo"
         ? sql`(SELECT id FROM vessels WHERE imo = ${id.imo})`
-        : sql`(SELECT vessel_id FROM vessel_identifiers WHERE kind = 'mmsi' AND value = ${String(id.mmsi)} AND ${visibleFilter(this.#dialect, visible)}
+        : sql`(SELECT vessel_id FROM vessel_identifiers WHERE kind = 'mmsi' AND value = ${String(id.mmsi)} AND ${visibleFilter(this.dialect, visible)}
             ORDER BY last_seen DESC, vessel_id LIMIT 1)`;
     // Each MMSI with this ship's last sighting and any other ship's, in one statement (one round trip on a track's path).
     const r = await sql<{ id: number; imo: number | null; mmsi_key: number | null; value: string | null; last_seen: number | null; other: number | null }>`
       SELECT v.id, v.imo, v.mmsi_key, i.value, max(i.last_seen) AS last_seen,
         (SELECT max(o.last_seen) FROM vessel_identifiers o
-          WHERE o.kind = 'mmsi' AND o.value = i.value AND o.vessel_id <> v.id AND ${visibleFilter(this.#dialect, visible, "o.station_id")}) AS other
-      FROM vessels v LEFT JOIN vessel_identifiers i ON i.vessel_id = v.id AND i.kind = 'mmsi' AND ${visibleFilter(this.#dialect, visible, "i.station_id")}
+          WHERE o.kind = 'mmsi' AND o.value = i.value AND o.vessel_id <> v.id AND ${visibleFilter(this.dialect, visible, "o.station_id")}) AS other
+      FROM vessels v LEFT JOIN vessel_identifiers i ON i.vessel_id = v.id AND i.kind = 'mmsi' AND ${visibleFilter(this.dialect, visible, "i.station_id")}
       WHERE v.id = ${ship}
-      GROUP BY v.id, v.imo, v.mmsi_key, i.value`.execute(this.#db);
+      GROUP BY v.id, v.imo, v.mmsi_key, i.value`.execute(this.db);
     const first = r.rows[0];
     if (!first) return null;
     const mmsis = r.rows
@@ -128,12 +126,12 @@ export class SqlVesselReads {
 
   async mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number; sources: string[] }[]> {
     if (mmsis.length === 0) return [];
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom("vessel_identifiers")
       .select(["vessel_id", "value", "last_seen", "source"])
       .where("kind", "=", "mmsi")
       .where("value", "in", mmsis.map(String))
-      .where(visibleFilter(this.#dialect, visible))
+      .where(visibleFilter(this.dialect, visible))
       .execute();
     const out = new Map<string, { mmsi: number; vesselId: number; lastSeen: number; sources: string[] }>();
     for (const r of rows) {
@@ -148,7 +146,7 @@ export class SqlVesselReads {
 
   async latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]> {
     if (mmsis.length === 0 || visible.length === 0) return [];
-    const rows = await this.#db
+    const rows = await this.db
       .selectFrom("latest_positions")
       .selectAll()
       .where("station_id", "in", [...visible])
@@ -160,7 +158,7 @@ export class SqlVesselReads {
 
   async heardBy(mmsi: number, visible: VisibleStations): Promise<boolean> {
     if (visible.length === 0) return false;
-    const r = await this.#db.selectFrom("latest_positions").select("mmsi").where("station_id", "in", [...visible]).where("mmsi", "=", mmsi).limit(1).executeTakeFirst();
+    const r = await this.db.selectFrom("latest_positions").select("mmsi").where("station_id", "in", [...visible]).where("mmsi", "=", mmsi).limit(1).executeTakeFirst();
     return r !== undefined;
   }
 }

@@ -1,9 +1,8 @@
-import { type Kysely, sql } from "kysely";
+import { SqlStore } from "../sql-store.ts";
+import { sql } from "kysely";
 import { type MatchRank, matchesAt, normalizeName, TERM_LENGTH } from "../../../domain/vessels/names.ts";
 import { NameIndex } from "../../../domain/name-index.ts";
 import type { NameMatch, PortName, SearchStore, VesselNameLink, VisibleStations, WreckName } from "../../../interfaces/vessels.ts";
-import type { SqlDialect } from "../dialect/dialect.ts";
-import type { Database } from "../schema.ts";
 import { visibleFilter } from "../positions/visible-filter.ts";
 
 /** Flags and ports change only on import; a minute's staleness is fine for search. */
@@ -31,18 +30,11 @@ interface NameRow {
  * range read of the (rank, term) key, best rank first. Rows come in term order, which
  * puts an exact name before longer ones that start the same way.
  */
-export class SqlSearchStore implements SearchStore {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
+export class SqlSearchStore extends SqlStore implements SearchStore {
   #flags: { rows: { iso2: string; name: string }[]; until: number } | null = null;
   #ports: { rows: PortName[]; until: number } | null = null;
   #wrecks: { index: NameIndex<WreckName>; until: number } | null = null;
   #portIndex: { rows: PortName[]; index: NameIndex<PortName> } | null = null;
-
-  constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
-  }
 
   async vesselNames(normalized: string, visible: VisibleStations, limit: number): Promise<NameMatch[]> {
     const prefix = normalized.slice(0, TERM_LENGTH).trimEnd();
@@ -52,7 +44,7 @@ export class SqlSearchStore implements SearchStore {
     const branch = (rank: MatchRank) => sql`SELECT * FROM (
         SELECT t.rank, t.term, n.vessel_id, n.name, n.norm, n.source, v.imo, v.mmsi_key
         FROM vessel_name_terms t JOIN vessel_names n ON n.id = t.name_id JOIN vessels v ON v.id = n.vessel_id
-        WHERE t.rank = ${sql.lit(rank)} AND t.term >= ${prefix} AND t.term < ${prefix + MAX_CHAR} AND ${visibleFilter(this.#dialect, visible, "n.station_id")}
+        WHERE t.rank = ${sql.lit(rank)} AND t.term >= ${prefix} AND t.term < ${prefix + MAX_CHAR} AND ${visibleFilter(this.dialect, visible, "n.station_id")}
         ORDER BY t.term LIMIT ${limit * 4}) ${sql.raw(`r${rank}`)}`;
     const out: NameMatch[] = [];
     const vessels = new Set<number>();
@@ -70,19 +62,19 @@ export class SqlSearchStore implements SearchStore {
     // Names starting with the query first: for most queries they fill the answer alone. The
     // two other ranks then go in one statement (one round trip to PostgreSQL, not two).
     // Planning these joins took longer than running them: they run as prepared reads.
-    take(await this.#dialect.prepared<NameRow>(this.#db, "mds_vessel_names_0", branch(0).compile(this.#db)));
-    if (out.length < limit) take(await this.#dialect.prepared<NameRow>(this.#db, "mds_vessel_names_12", sql`${branch(1)} UNION ALL ${branch(2)}`.compile(this.#db)));
+    take(await this.dialect.prepared<NameRow>(this.db, "mds_vessel_names_0", branch(0).compile(this.db)));
+    if (out.length < limit) take(await this.dialect.prepared<NameRow>(this.db, "mds_vessel_names_12", sql`${branch(1)} UNION ALL ${branch(2)}`.compile(this.db)));
     return out;
   }
 
   async currentMmsis(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     if (vesselIds.length === 0) return out;
-    const rows = await this.#dialect.prepared<{ vessel_id: number; value: string; last_seen: number }>(
-      this.#db,
+    const rows = await this.dialect.prepared<{ vessel_id: number; value: string; last_seen: number }>(
+      this.db,
       "mds_current_mmsis",
       sql`SELECT vessel_id, value, last_seen FROM vessel_identifiers
-        WHERE ${this.#dialect.anyOf("vessel_id", vesselIds)} AND kind = 'mmsi' AND ${visibleFilter(this.#dialect, visible)}`.compile(this.#db),
+        WHERE ${this.dialect.anyOf("vessel_id", vesselIds)} AND kind = 'mmsi' AND ${visibleFilter(this.dialect, visible)}`.compile(this.db),
     );
     const seen = new Map<number, number>();
     for (const r of rows) {
@@ -96,11 +88,11 @@ export class SqlSearchStore implements SearchStore {
   async namesOf(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, VesselNameLink[]>> {
     const out = new Map<number, VesselNameLink[]>();
     if (vesselIds.length === 0) return out;
-    const rows = await this.#dialect.prepared<{ vessel_id: number; name: string; source: string; station_id: number | null; first_seen: number; last_seen: number }>(
-      this.#db,
+    const rows = await this.dialect.prepared<{ vessel_id: number; name: string; source: string; station_id: number | null; first_seen: number; last_seen: number }>(
+      this.db,
       "mds_names_of",
       sql`SELECT vessel_id, name, source, station_id, first_seen, last_seen FROM vessel_names
-        WHERE ${this.#dialect.anyOf("vessel_id", vesselIds)} AND ${visibleFilter(this.#dialect, visible)}`.compile(this.#db),
+        WHERE ${this.dialect.anyOf("vessel_id", vesselIds)} AND ${visibleFilter(this.dialect, visible)}`.compile(this.db),
     );
     for (const r of rows) {
       const list = out.get(r.vessel_id) ?? [];
@@ -113,7 +105,7 @@ export class SqlSearchStore implements SearchStore {
   async flags(): Promise<{ iso2: string; name: string }[]> {
     const now = Date.now();
     if (this.#flags && this.#flags.until > now) return this.#flags.rows;
-    const rows = await this.#db.selectFrom("flags").select(["iso2", "name"]).orderBy("iso2").execute();
+    const rows = await this.db.selectFrom("flags").select(["iso2", "name"]).orderBy("iso2").execute();
     this.#flags = { rows, until: now + FLAGS_TTL_MS };
     return rows;
   }
@@ -125,7 +117,7 @@ export class SqlSearchStore implements SearchStore {
   async portNames(): Promise<PortName[]> {
     const now = Date.now();
     if (this.#ports && this.#ports.until > now) return this.#ports.rows;
-    const rows = await this.#db.selectFrom("ports").select(["unlocode", "name", "name_ascii", "wpi", "details"]).orderBy("unlocode").execute();
+    const rows = await this.db.selectFrom("ports").select(["unlocode", "name", "name_ascii", "wpi", "details"]).orderBy("unlocode").execute();
     const out = rows.map((r): PortName => {
       const alternates = (JSON.parse(r.details) as { alternateNames?: string[] }).alternateNames ?? [];
       const norms = [...new Set([r.name, r.name_ascii, ...alternates].map(normalizeName).filter((n) => n !== ""))];
@@ -139,7 +131,7 @@ export class SqlSearchStore implements SearchStore {
   async wreckNames(): Promise<NameIndex<WreckName>> {
     const now = Date.now();
     if (this.#wrecks && this.#wrecks.until > now) return this.#wrecks.index;
-    const rows = await this.#db.selectFrom("wrecks").select(["id", "name", "slug", "source"]).where("name", "is not", null).orderBy("id").execute();
+    const rows = await this.db.selectFrom("wrecks").select(["id", "name", "slug", "source"]).where("name", "is not", null).orderBy("id").execute();
     const out = rows
       .map((r): WreckName => {
         const id = Number(r.id);

@@ -1,3 +1,4 @@
+import { SqlStore } from "../sql-store.ts";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { isValidImo, parseMmsi } from "../../../domain/identifiers.ts";
 import { normalizeName } from "../../../domain/vessels/names.ts";
@@ -61,14 +62,11 @@ function dayMs(isoDate: string | null | undefined, fallback: number): number {
  * lists replace one source's links at a time; AIS identity rows that changed are linked
  * as they come (refresh). Names go into the search index as they are linked.
  */
-export class SqlVesselRegistry {
-  readonly #db: Kysely<Database>;
-  readonly #dialect: SqlDialect;
+export class SqlVesselRegistry extends SqlStore {
   readonly #names: VesselNameIndex;
 
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
+    super(db, dialect);
     this.#names = new VesselNameIndex(dialect);
   }
 
@@ -86,11 +84,11 @@ export class SqlVesselRegistry {
       names: [...names].map(([name, y]) => ({ name, firstSeen: Date.UTC(y.first, 0, 1), lastSeen: Date.UTC(y.last, 11, 31, 23, 59, 59) })),
       identifiers: [],
     }));
-    await this.#db.transaction().execute(async (tx) => {
+    await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom("vessel_emissions").execute();
       const rows = records.map((r): BulkRow => [r.imo, r.year, r.name, r.shipType, r.portOfRegistry, r.co2T, r.fuelT, r.timeAtSeaH]);
       for (const part of chunks(rows, 10_000)) {
-        await this.#dialect.bulkInsert(tx, {
+        await this.dialect.bulkInsert(tx, {
           table: "vessel_emissions",
           columns: ["imo", "year", "name", "ship_type", "port_of_registry", "co2_t", "fuel_t", "time_at_sea_h"],
           types: ["int4", "int4", "text", "text", "text", "float8", "float8", "float8"],
@@ -105,15 +103,15 @@ export class SqlVesselRegistry {
 
   /** Statistics that describe the tables after a bulk load, so the search join walks the term index. */
   async #analyze(): Promise<void> {
-    await this.#dialect.analyze(this.#db, ["vessels", "vessel_identifiers", "vessel_names", "vessel_name_terms", "vessel_emissions", "vessel_fleet"]);
+    await this.dialect.analyze(this.db, ["vessels", "vessel_identifiers", "vessel_names", "vessel_name_terms", "vessel_emissions", "vessel_fleet"]);
   }
 
   async replaceFleet(source: string, records: readonly FleetImport[], seenAt: number): Promise<void> {
     const entries: SourceEntry[] = records.map((r) => ({ key: { imo: r.imo }, names: [{ name: r.name, firstSeen: seenAt, lastSeen: seenAt }], identifiers: [] }));
-    await this.#db.transaction().execute(async (tx) => {
+    await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom("vessel_fleet").where("source", "=", source).execute();
       const rows = records.map((r): BulkRow => [r.imo, source, r.name, r.shipType, r.grossTons, r.deadweightTons, r.yearBuilt, r.operator]);
-      await this.#dialect.bulkInsert(tx, {
+      await this.dialect.bulkInsert(tx, {
         table: "vessel_fleet",
         columns: ["imo", "source", "name", "ship_type", "gross_tons", "deadweight_tons", "year_built", "operator"],
         types: ["int4", "text", "text", "text", "float8", "float8", "int4", "text"],
@@ -134,18 +132,18 @@ export class SqlVesselRegistry {
 
   /** Re-links every list whose latest version is not the one linked last. */
   async #refreshSanctions(now: number): Promise<number> {
-    const lists = await this.#db.selectFrom("sanctions_lists").select(["list", "version_id", "as_of"]).where("version_id", "is not", null).execute();
+    const lists = await this.db.selectFrom("sanctions_lists").select(["list", "version_id", "as_of"]).where("version_id", "is not", null).execute();
     let linked = 0;
     for (const l of lists) {
       const mark = `sanctions:${l.list}`;
-      const state = await this.#db.selectFrom("vessel_registry_state").select("value").where("key", "=", mark).executeTakeFirst();
+      const state = await this.db.selectFrom("vessel_registry_state").select("value").where("key", "=", mark).executeTakeFirst();
       if (state?.value === l.version_id) continue;
-      const designations = await this.#db
+      const designations = await this.db
         .selectFrom("sanctions_designations")
         .select(["id", "name", "active", "listed_at", "first_seen", "delisted_at"])
         .where("list", "=", l.list)
         .execute();
-      const ids = await this.#db
+      const ids = await this.db
         .selectFrom("sanctions_identifiers as i")
         .innerJoin("sanctions_designations as d", "d.id", "i.designation_id")
         .select(["i.designation_id", "i.kind", "i.value", "i.current"])
@@ -177,7 +175,7 @@ export class SqlVesselRegistry {
           });
         }
       }
-      await this.#db.transaction().execute(async (tx) => {
+      await this.db.transaction().execute(async (tx) => {
         await this.#relinkSource(tx, l.list, entries, null);
         await tx
           .insertInto("vessel_registry_state")
@@ -195,13 +193,13 @@ export class SqlVesselRegistry {
     let after = { station: -1, mmsi: -1 };
     let total = 0;
     for (;;) {
-      const rows = await this.#dialect.raw<AisRow>(
-        this.#db,
+      const rows = await this.dialect.raw<AisRow>(
+        this.db,
         `${AIS_CHANGED} AND (i.station_id > ? OR (i.station_id = ? AND i.mmsi > ?)) ORDER BY i.station_id, i.mmsi LIMIT ${AIS_CHUNK}`,
         [after.station, after.station, after.mmsi],
       );
       if (rows.length === 0) return total;
-      await this.#db.transaction().execute((tx) => this.#linkAis(tx, rows));
+      await this.db.transaction().execute((tx) => this.#linkAis(tx, rows));
       total += rows.length;
       const last = rows.at(-1)!;
       after = { station: last.station_id, mmsi: last.mmsi };
@@ -224,13 +222,13 @@ export class SqlVesselRegistry {
     let total = 0;
     for (const [stationId, mmsis] of [...byStation].sort((a, b) => a[0] - b[0])) {
       for (const part of chunks([...new Set(mmsis)].sort((a, b) => a - b), AIS_CHUNK)) {
-        const rows = await this.#dialect.raw<AisRow>(
-          this.#db,
+        const rows = await this.dialect.raw<AisRow>(
+          this.db,
           `${AIS_CHANGED} AND i.station_id = ? AND i.mmsi IN (${part.map(() => "?").join(", ")}) ORDER BY i.mmsi`,
           [stationId, ...part],
         );
         if (rows.length === 0) continue;
-        await this.#db.transaction().execute((tx) => this.#linkAis(tx, rows));
+        await this.db.transaction().execute((tx) => this.#linkAis(tx, rows));
         total += rows.length;
       }
     }
@@ -260,8 +258,8 @@ export class SqlVesselRegistry {
       if (name) merge(names, `${vid}\0${name}\0${source}`, [vid, name, normalizeName(name), source, r.station_id, t, t], 5, 6);
     }
     const seen = (table: string) =>
-      `ON CONFLICT (${table === "vessel_names" ? "vessel_id, name, source" : "vessel_id, kind, value, source"}) DO UPDATE SET first_seen = ${this.#dialect.least(`${table}.first_seen`, "excluded.first_seen")}, last_seen = ${this.#dialect.greatest(`${table}.last_seen`, "excluded.last_seen")}`;
-    await this.#dialect.bulkInsert(tx, { table: "vessel_identifiers", columns: IDENTIFIER_COLUMNS, types: IDENTIFIER_TYPES, rows: [...identifiers.values()], tail: seen("vessel_identifiers") });
+      `ON CONFLICT (${table === "vessel_names" ? "vessel_id, name, source" : "vessel_id, kind, value, source"}) DO UPDATE SET first_seen = ${this.dialect.least(`${table}.first_seen`, "excluded.first_seen")}, last_seen = ${this.dialect.greatest(`${table}.last_seen`, "excluded.last_seen")}`;
+    await this.dialect.bulkInsert(tx, { table: "vessel_identifiers", columns: IDENTIFIER_COLUMNS, types: IDENTIFIER_TYPES, rows: [...identifiers.values()], tail: seen("vessel_identifiers") });
     if (names.size > 0) {
       const vesselIds = [...new Set([...names.values()].map((r) => Number(r[0])))];
       const existing = new Set<string>();
@@ -270,7 +268,7 @@ export class SqlVesselRegistry {
           existing.add(`${e.vessel_id}\0${e.name}\0${e.source}`);
         }
       }
-      const { rows: stored } = await this.#dialect.bulkInsert(tx, {
+      const { rows: stored } = await this.dialect.bulkInsert(tx, {
         table: "vessel_names",
         columns: NAME_COLUMNS,
         types: NAME_TYPES,
@@ -282,7 +280,7 @@ export class SqlVesselRegistry {
         stored.filter((s) => !existing.has(`${s.vessel_id}\0${s.name}\0${s.source}`)).map((s) => ({ id: Number(s.id), norm: String(s.norm) })),
       );
     }
-    await this.#dialect.bulkInsert(tx, {
+    await this.dialect.bulkInsert(tx, {
       table: "vessel_ais_synced",
       columns: ["station_id", "mmsi", "imo", "name", "callsign", "updated_at"],
       types: ["int4", "int4", "int4", "text", "text", "int8"],
@@ -300,11 +298,11 @@ export class SqlVesselRegistry {
       const wantImos = imos.filter((i) => !ids.has(`i:${i}`));
       const wantMmsis = mmsis.filter((m) => !ids.has(`m:${m}`));
       // As few statements as the engine allows: a first import asks for 20,000 IMOs at once.
-      for (const part of chunks(wantImos, this.#dialect.anyOfLimit)) {
-        for (const v of (await sql<{ id: number; imo: number }>`SELECT id, imo FROM vessels WHERE ${this.#dialect.anyOf("imo", part)}`.execute(tx)).rows) ids.set(`i:${v.imo}`, v.id);
+      for (const part of chunks(wantImos, this.dialect.anyOfLimit)) {
+        for (const v of (await sql<{ id: number; imo: number }>`SELECT id, imo FROM vessels WHERE ${this.dialect.anyOf("imo", part)}`.execute(tx)).rows) ids.set(`i:${v.imo}`, v.id);
       }
-      for (const part of chunks(wantMmsis, this.#dialect.anyOfLimit)) {
-        for (const v of (await sql<{ id: number; mmsi_key: number }>`SELECT id, mmsi_key FROM vessels WHERE ${this.#dialect.anyOf("mmsi_key", part)}`.execute(tx)).rows) ids.set(`m:${v.mmsi_key}`, v.id);
+      for (const part of chunks(wantMmsis, this.dialect.anyOfLimit)) {
+        for (const v of (await sql<{ id: number; mmsi_key: number }>`SELECT id, mmsi_key FROM vessels WHERE ${this.dialect.anyOf("mmsi_key", part)}`.execute(tx)).rows) ids.set(`m:${v.mmsi_key}`, v.id);
       }
     };
     await load();
@@ -314,7 +312,7 @@ export class SqlVesselRegistry {
       ...mmsis.filter((m) => !ids.has(`m:${m}`)).map((m): BulkRow => [null, m, now]),
     ];
     if (missing.length > 0) {
-      await this.#dialect.bulkInsert(tx, { table: "vessels", columns: ["imo", "mmsi_key", "created_at"], types: ["int4", "int4", "int8"], rows: missing, tail: "ON CONFLICT DO NOTHING" });
+      await this.dialect.bulkInsert(tx, { table: "vessels", columns: ["imo", "mmsi_key", "created_at"], types: ["int4", "int4", "int8"], rows: missing, tail: "ON CONFLICT DO NOTHING" });
       await load();
     }
     return ids;
@@ -348,7 +346,7 @@ export class SqlVesselRegistry {
       }
     }
     await tx.deleteFrom("vessel_identifiers").where("source", "=", source).execute();
-    await this.#dialect.bulkInsert(tx, { table: "vessel_identifiers", columns: IDENTIFIER_COLUMNS, types: IDENTIFIER_TYPES, rows: [...identifiers.values()] });
+    await this.dialect.bulkInsert(tx, { table: "vessel_identifiers", columns: IDENTIFIER_COLUMNS, types: IDENTIFIER_TYPES, rows: [...identifiers.values()] });
 
     const existing = await tx.selectFrom("vessel_names").select(["id", "vessel_id", "name", "norm"]).where("source", "=", source).execute();
     const kept = new Set<string>();
@@ -360,7 +358,7 @@ export class SqlVesselRegistry {
     }
     await this.#names.remove(tx, gone);
     for (const part of chunks(gone.map((g) => g.id))) await tx.deleteFrom("vessel_names").where("id", "in", part).execute();
-    const { rows: stored } = await this.#dialect.bulkInsert(tx, {
+    const { rows: stored } = await this.dialect.bulkInsert(tx, {
       table: "vessel_names",
       columns: NAME_COLUMNS,
       types: NAME_TYPES,
