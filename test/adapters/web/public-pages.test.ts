@@ -94,6 +94,9 @@ describe("public pages", () => {
     const s = await page(t, "/search?q=rotterdam");
     assert.equal(s.statusCode, 200);
     assert.match(main(s.body), /href="\/port\/NLRTM"/);
+    // Every kind search finds is named on its hit: a company's hit says "Company", not nothing.
+    const companies = await page(t, "/search?q=alaska%20tanker");
+    assert.match(main(companies.body), /href="\/company\/[^"]+">[^<]+<\/a> <span class="hint">Company · /);
   });
 
   it("an unknown id or a malformed address is a 404 page in HTML, never a 500", async () => {
