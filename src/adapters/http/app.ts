@@ -148,12 +148,23 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const error = new AppError("route_not_found", `No operation answers ${req.method} ${req.url.split("?")[0]}; see ${baseOf(req)}/api/v1/openapi.json.`);
     return reply.code(404).send(errorBody(error, { baseUrl: baseOf(req), requestId: req.id }));
   });
-  app.setErrorHandler(async (err: { statusCode?: number; message?: string }, req, reply) => {
-    // Fastify's own 4xx (malformed URL, oversized parameter) are the client's; anything else is ours.
+  app.setErrorHandler(async (err: { statusCode?: number; message?: string; code?: string; name?: string }, req, reply) => {
+    // Fastify's own 4xx (malformed URL, oversized parameter, a body it cannot parse) are the client's; anything else is ours.
     const clientError = typeof err.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500;
-    const error = clientError ? new AppError("invalid_parameter", `The request is malformed: ${err.message}`, { param: "request", rule: "must be a well-formed URL" }) : new AppError("internal_error");
+    const error = clientError ? new AppError("invalid_parameter", `The request is malformed: ${err.message}`, malformedPart(err)) : new AppError("internal_error");
     if (!clientError) req.log.error({ err }, "unhandled error");
     return reply.code(error.status).send(errorBody(error, { baseUrl: baseOf(req), requestId: req.id }));
   });
   return app;
+}
+
+/**
+ * Which part of a request Fastify could not read, and the rule it broke: the body when its
+ * content-type parser failed (JSON that does not parse, a body over the limit), else the URL.
+ */
+function malformedPart(err: { code?: string; name?: string }): { param: string; rule: string } {
+  if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") return { param: "body", rule: "must not be larger than the body limit" };
+  if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return { param: "body", rule: "must be sent as application/json" };
+  if (err.name === "SyntaxError" || err.code?.startsWith("FST_ERR_CTP_")) return { param: "body", rule: "must be well-formed JSON" };
+  return { param: "request", rule: "must be a well-formed URL" };
 }

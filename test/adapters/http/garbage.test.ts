@@ -57,6 +57,21 @@ describe("HTTP garbage", () => {
     }
   });
 
+  it("a body that is not JSON is refused naming the body and its rule, not the URL", async () => {
+    for (const payload of ["{", '{"url": "https://x.example.com/",}', "\u0000"]) {
+      const res = await t.service.app.inject({ method: "POST", url: "/api/v1/account/webhooks", payload, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+      assert.equal(res.statusCode, 400, payload);
+      const e = res.json().error;
+      assert.equal(e.code, "invalid_parameter");
+      assert.equal(e.param, "body", payload);
+      assert.equal(e.rule, "must be well-formed JSON", payload);
+    }
+    // A malformed address is still the URL's fault.
+    const url = await t.service.app.inject({ method: "GET", url: "/api/v1/ports/%E0%A4%A", headers: { authorization: `Bearer ${key}` } });
+    assert.equal(url.statusCode, 400);
+    assert.match(url.json().error.rule, /well-formed.*URL/);
+  });
+
   it("other methods are a documented 404", async () => {
     const res = await t.service.app.inject({ method: "POST", url: "/api/v1/ports", payload: "garbage", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
     assert.ok([404, 400].includes(res.statusCode));
