@@ -2,11 +2,22 @@ import { z } from "zod";
 import { formatVesselId, parseUnlocode, parseVesselId } from "../../domain/identifiers.ts";
 import { RIGHTS_URI } from "./rights-doc.ts";
 
-/** One step of a brief: the tool to call and what to look for in its answer. */
-interface Step {
+/**
+ * One step of a brief: the tool to call and what to look for in its answer. `args` are the
+ * arguments the step names exactly (the text says them as written here, and a test calls the
+ * tool with them); `call` says in words what else to pass, or how to choose it.
+ */
+export interface Step {
   tool: string;
-  call: string;
+  args?: Record<string, string | number>;
+  call?: string;
   check: string;
+}
+
+/** The step's arguments in words: "with `port` = `NLRTM` and `hours` = 168", then what the step adds. */
+function callText(s: Step): string {
+  const named = Object.entries(s.args ?? {}).map(([k, v]) => `\`${k}\` = ${typeof v === "number" ? v : `\`${v}\``}`);
+  return [named.length > 0 ? `with ${named.join(" and ")}` : "", s.call ?? ""].filter((x) => x !== "").join(" ");
 }
 
 export interface PromptSpec {
@@ -14,6 +25,8 @@ export interface PromptSpec {
   title: string;
   description: string;
   argsSchema: z.ZodObject;
+  /** The steps of the brief for these arguments, in order. */
+  steps(args: Record<string, unknown>): Step[];
   render(args: Record<string, unknown>, tools: ReadonlySet<string>): string;
 }
 
@@ -24,7 +37,7 @@ export interface PromptSpec {
 function plan(steps: Step[], tools: ReadonlySet<string>): string {
   const offered = steps.filter((s) => tools.has(s.tool));
   const missing = steps.filter((s) => !tools.has(s.tool));
-  const lines = offered.map((s, i) => `${i + 1}. \`${s.tool}\` ${s.call}: ${s.check}`);
+  const lines = offered.map((s, i) => `${i + 1}. \`${s.tool}\` ${callText(s)}: ${s.check}`);
   if (missing.length > 0) {
     lines.push("", `Not offered by this server yet: ${[...new Set(missing.map((s) => `\`${s.tool}\``))].join(", ")}. Say in the brief which checks these would have covered and that they were not made.`);
   }
@@ -52,27 +65,29 @@ export const PROMPTS: PromptSpec[] = [
     title: "Vessel due-diligence brief",
     description: "A sanctions and ownership due-diligence brief on one vessel: which tools to call, in what order, and what to check.",
     argsSchema: z.object({ vessel: vesselArg }),
+    steps(args): Step[] {
+      const id = formatVesselId(parseVesselId(String(args.vessel))!);
+      return [
+            { tool: "get_vessel", args: { id }, check: "identity (IMO, MMSI, name, former names), flag, type, particulars, the companies behind it (role, name) and its sanctions entries. Note every section listed under `withheld`." },
+            {
+              tool: "screen_vessels",
+              args: { ids: id },
+              call: "(and the IMO or MMSI from get_vessel if it gave the other identifier)",
+              check:
+                "active and past designations on the OFAC, UK, EU, Canadian and New Zealand lists. Matching is by identifier only: no match is not a clearance. Check `coverage` for how current each list is.",
+            },
+            { tool: "get_company", call: "for each company of get_vessel (registered owner, manager, operator)", check: "the legal entity and its fleet; are the company or other vessels of its fleet designated?" },
+            { tool: "get_vessel_track", args: { id, hours: 168 }, check: "AIS gaps (long silences), jumps in position, loitering at sea, and where the vessel has been." },
+            { tool: "get_port_calls", args: { vessel: id }, check: "recent port calls, especially in sanctioned jurisdictions or just after AIS gaps." },
+            { tool: "search_entities", call: "with the vessel's name as `q`", check: "other vessels under the same or a former name (possible identity reuse)." },
+      ];
+    },
     render(args, tools) {
       const id = formatVesselId(parseVesselId(String(args.vessel))!);
       return [
         `Write a due-diligence brief on the vessel \`${id}\` using this server's tools.`,
         "",
-        plan(
-          [
-            { tool: "get_vessel", call: `with \`id\` = \`${id}\``, check: "identity (IMO, MMSI, name, former names), flag, type, particulars, the companies behind it (role, name) and its sanctions entries. Note every section listed under `withheld`." },
-            {
-              tool: "screen_vessels",
-              call: `with \`ids\` = \`${id}\` (and the IMO or MMSI from get_vessel if it gave the other identifier)`,
-              check:
-                "active and past designations on the OFAC, UK, EU, Canadian and New Zealand lists. Matching is by identifier only: no match is not a clearance. Check `coverage` for how current each list is.",
-            },
-            { tool: "get_company", call: "for each company of get_vessel (registered owner, manager, operator)", check: "the legal entity and its fleet; are the company or other vessels of its fleet designated?" },
-            { tool: "get_vessel_track", call: `with \`id\` = \`${id}\` and \`hours\` = 168`, check: "AIS gaps (long silences), jumps in position, loitering at sea, and where the vessel has been." },
-            { tool: "get_port_calls", call: "for the vessel", check: "recent port calls, especially in sanctioned jurisdictions or just after AIS gaps." },
-            { tool: "search_entities", call: "with the vessel's name as `q`", check: "other vessels under the same or a former name (possible identity reuse)." },
-          ],
-          tools,
-        ),
+        plan(this.steps(args), tools),
         "",
         "Check that the identifiers agree across all answers (IMO, MMSI, name, flag), and flag any disagreement.",
         "Structure the brief as: Identity; Sanctions exposure (active, past, and list versions checked); Ownership and management; Behaviour (AIS, port calls); Gaps (checks not made, withheld parts); Sources (the attribution texts).",
@@ -86,28 +101,29 @@ export const PROMPTS: PromptSpec[] = [
     title: "Port activity brief",
     description: "A brief on one port's identity, facilities and recent vessel activity, including sanctioned vessels calling there: which tools to call and what to check.",
     argsSchema: z.object({ unlocode: unlocodeArg }),
-    render(args, tools) {
+    steps(args): Step[] {
       const code = parseUnlocode(String(args.unlocode))!;
       return [
-        `Write an activity brief on the port \`${code}\` using this server's tools.`,
-        "",
-        plan(
-          [
             {
               tool: "get_port",
-              call: `with \`unlocode\` = \`${code}\``,
+              args: { unlocode: code },
               check: "name, country, subdivision, UN/LOCODE functions and status, coordinates (and their source), and harbour facts from the World Port Index where known. Note every section listed under `withheld` (e.g. coordinates whose source is not cleared).",
             },
-            { tool: "get_port_calls", call: `with \`unlocode\` = \`${code}\``, check: "recent arrivals and departures: how many, which vessel types and flags, and any unusual callers." },
+            { tool: "get_port_calls", args: { port: code }, check: "recent arrivals and departures: how many, which vessel types and flags, and any unusual callers." },
             {
               tool: "screen_vessels",
               call: "with the IMO numbers of the vessels that called (up to 50 per call, 1 credit per vessel)",
               check: "which of them carry active or past sanctions designations; no match is not a clearance.",
             },
             { tool: "get_chokepoint_transits", call: "for the canals and straits on the port's approaches", check: "traffic through them, for context on the port's activity." },
-          ],
-          tools,
-        ),
+      ];
+    },
+    render(args, tools) {
+      const code = parseUnlocode(String(args.unlocode))!;
+      return [
+        `Write an activity brief on the port \`${code}\` using this server's tools.`,
+        "",
+        plan(this.steps(args), tools),
         "",
         "Structure the brief as: Port identity and facilities; Recent activity; Sanctions exposure of callers; Gaps (checks not made, withheld parts); Sources (the attribution texts).",
         "",

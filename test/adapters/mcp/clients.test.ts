@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { PROMPTS } from "../../../src/adapters/mcp/prompts.ts";
 import { RIGHTS_URI } from "../../../src/adapters/mcp/rights-doc.ts";
 import { CASES, type Fixtures, prepareFixtures, sourcesWithoutUk } from "../../helpers/mcp-cases.ts";
 import { callTool, connect, keyUsage, type McpTestService, REVISIONS, startMcpService, TOOL_OPERATIONS } from "../../helpers/mcp.ts";
@@ -128,6 +129,25 @@ describe("MCP clients of every protocol revision", () => {
         assert.match(portText, /`get_port` with `unlocode` = `NLRTM`/);
         assert.match(portText, /withheld/);
         await assert.rejects(client.getPrompt({ name: "port_activity_brief", arguments: { unlocode: "Rotterdam" } }));
+        await client.close();
+      });
+
+      it("every tool call a brief names, with the arguments it names, is one the tool accepts", async () => {
+        const k = await t.key("pro");
+        const client = await connect(t, k.key, revision);
+        const examples: Record<string, Record<string, string>> = { vessel_due_diligence_brief: { vessel: "9074729" }, port_activity_brief: { unlocode: "NLRTM" } };
+        for (const prompt of PROMPTS) {
+          const args = examples[prompt.name];
+          assert.ok(args, `an example argument for ${prompt.name}`);
+          const text = ((await client.getPrompt({ name: prompt.name, arguments: args })).messages[0]!.content as { text: string }).text;
+          for (const step of prompt.steps(args).filter((s) => s.args)) {
+            // The brief says the arguments as the step declares them, and the tool takes them.
+            for (const [name, value] of Object.entries(step.args!)) assert.ok(text.includes(`\`${name}\` = ${typeof value === "number" ? value : `\`${value}\``}`), `${prompt.name}: ${step.tool} ${name}`);
+            const r = await callTool(client, step.tool, step.args!);
+            const code = (r._meta?.["mds/error"] as { code?: string } | undefined)?.code;
+            assert.notEqual(code, "invalid_parameter", `${prompt.name}: ${step.tool} ${JSON.stringify(step.args)}: ${JSON.stringify(r.content)}`);
+          }
+        }
         await client.close();
       });
     });
