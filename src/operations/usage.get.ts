@@ -23,7 +23,8 @@ export const usageGet = defineOperation({
     "The plan, monthly credits (counted per account: all keys of an account share one allowance), what this key itself has used this month, and the per-second rate limit. Free.",
   auth: "key",
   input: z.strictObject({}),
-  output: { data: UsageSchema },
+  // Spec 2.8 names these fields at the top of the answer; `data` keeps the same object for the clients that read it there.
+  output: { top: UsageSchema.shape, data: UsageSchema },
   responseType: "usage",
   apiVersion: "1",
   cost: 0,
@@ -34,16 +35,15 @@ export const usageGet = defineOperation({
     const period = billingPeriod(ctx.now);
     const u = await ctx.services.ledger.usage(billing.accountId, billing.credentialId, period);
     const e = p.entitlements;
-    return {
-      data: {
-        tier: e.tier,
-        plans: e.plans,
-        commercialUse: e.commercialUse,
-        commercialScope: e.commercialScope,
-        credits: { limit: e.monthlyCredits, used: u.used, remaining: Math.max(0, e.monthlyCredits - u.used), resetsAt: periodResetsAt(ctx.now) },
-        rateLimitPerSecond: e.ratePerSecond,
-        key: { id: billing.credentialId, calls: u.keyCalls, credits: u.keyCredits },
-      },
+    const usage = {
+      tier: e.tier,
+      plans: e.plans,
+      commercialUse: e.commercialUse,
+      commercialScope: e.commercialScope,
+      credits: { limit: e.monthlyCredits, used: u.used, remaining: Math.max(0, e.monthlyCredits - u.used), resetsAt: periodResetsAt(ctx.now) },
+      rateLimitPerSecond: e.ratePerSecond,
+      key: { id: billing.credentialId, calls: u.keyCalls, credits: u.keyCredits },
     };
+    return { top: usage, data: usage };
   },
 });

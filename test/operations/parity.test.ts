@@ -58,8 +58,12 @@ for (const engine of ENGINES) {
           assert.equal(r.status, 200, JSON.stringify(r.body));
           assert.ok(!m.isError, m.content[0]?.text);
           const { commercialScope, nextCursor, ...envelope } = structuredClone(m.structuredContent!);
-          // The one field that tells the two keys apart.
-          if (envelope.type === "usage") envelope.data.key.id = r.body.data.key.id;
+          // The one field that tells the two keys apart; usage also states the scope at the top (spec 2.8), where MCP puts the caller's.
+          if (envelope.type === "usage") {
+            envelope.data.key.id = r.body.data.key.id;
+            envelope.key.id = r.body.key.id;
+            envelope.commercialScope = commercialScope;
+          }
           assert.deepEqual(envelope, r.body);
           assert.deepEqual(envelope.withheld, r.body.withheld);
           if (c.withheld) assert.ok(envelope.withheld.length > 0, "parts withheld on both faces");

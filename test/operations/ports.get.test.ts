@@ -215,6 +215,13 @@ for (const engine of ENGINES) {
       assert.equal(u.body.data.credits.resetsAt, "2026-12-01T00:00:00.000Z");
       assert.equal(u.body.data.rateLimitPerSecond, 5);
       assert.deepEqual(u.body.data.key, { id: k.keyId, calls: 1, credits: 1 });
+      // Spec 2.8 gives the usage fields at the top of the answer: a client reads body.credits.remaining.
+      assert.equal(u.body.tier, "plus");
+      assert.equal(u.body.commercialUse, false);
+      assert.equal(u.body.commercialScope, "none");
+      assert.deepEqual(u.body.credits, u.body.data.credits);
+      assert.equal(u.body.credits.remaining, 4999);
+      assert.equal(u.body.rateLimitPerSecond, 5);
     });
 
     it("rate limits per key with 429 and Retry-After", async () => {
