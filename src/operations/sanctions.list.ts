@@ -1,3 +1,4 @@
+import { AppError } from "../domain/errors.ts";
 import { z } from "zod";
 import { DesignationSchema, SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
 import { sourced } from "../domain/rights/sourced.ts";
@@ -69,6 +70,11 @@ export const sanctionsList = defineOperation({
     const after = input.cursor ? decodeCursor(input.cursor, z.object({ list: z.literal(input.list), after: z.number().int().min(0) })).after : 0;
     const [rows, states] = await Promise.all([ctx.services.sanctions.listActive(input.list, after, input.limit + 1), ctx.services.sanctions.listStates()]);
     const state = states.find((s) => s.list === input.list);
+    const coverage = listCoverage(state ?? { list: input.list, asOf: null, importedAt: null, active: 0, extract: false }, ctx.now, ctx.services.sanctions.staleAfterDays);
+    // A list never loaded has no rows to give: an empty page would read as "no designated vessels". Screening answers the same.
+    if (coverage.status === "missing") {
+      throw new AppError("sanctions_unavailable", `The ${SANCTIONS_LIST_NAMES[input.list]} list has not been loaded yet, so there are no rows to give: not an empty list. Not charged.`);
+    }
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
     return {
@@ -78,7 +84,7 @@ export const sanctionsList = defineOperation({
         // When the version was taken, so a client can tell a stale, extract or never-imported list.
         asOf: state?.asOf ?? null,
         importedAt: state?.importedAt ? new Date(state.importedAt).toISOString() : null,
-        coverage: listCoverage(state ?? { list: input.list, asOf: null, importedAt: null, active: 0, extract: false }, ctx.now, ctx.services.sanctions.staleAfterDays),
+        coverage,
       },
       data: page.map(({ designation: d, record: r }) =>
         sourced(

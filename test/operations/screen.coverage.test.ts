@@ -31,6 +31,17 @@ for (const engine of ENGINES) {
       assert.equal((await keyUsage(t, account)).used, 0);
     });
 
+    it("a list never loaded: its rows are a 503 sanctions_unavailable like screening, not an empty page, not charged", async () => {
+      const r = await get(t, "/api/v1/sanctions/eu", account.key);
+      assert.equal(r.status, 503);
+      assert.equal(r.body.error.code, "sanctions_unavailable");
+      assert.match(r.body.error.message, /EU/);
+      assert.equal(r.headers["x-credits-cost"], "0");
+      const m = await callTool(client, "list_sanctioned_vessels", { list: "eu" });
+      assert.equal(m.isError, true);
+      assert.equal((await keyUsage(t, account)).used, 0);
+    });
+
     it("no list loaded: the MCP tool is an error that says nothing was checked, not charged", async () => {
       const m = await callTool(client, "screen_vessels", { ids: "9187629,9079169" });
       assert.equal(m.isError, true);
