@@ -80,6 +80,9 @@ for (const engine of ENGINES) {
           assert.equal(m._meta?.["mds/error"]?.status, r.status);
           assert.match(m.content[0]!.text!, new RegExp(`^Error ${c.expect} \\(HTTP ${r.status}\\): `));
           if (r.body.error.param) assert.equal(m._meta?.["mds/error"]?.param, r.body.error.param);
+          // Spec 4.13: every result carries the attribution to show (none, for an error) and the plan's commercial-use scope.
+          assert.deepEqual(m._meta?.["mds/request"]?.attribution, []);
+          assert.equal(m._meta?.["mds/request"]?.commercialScope, PLANS[c.plan].commercialScope);
         }
 
         const restCharged = Number(r.headers.get("x-credits-cost"));

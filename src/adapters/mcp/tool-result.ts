@@ -81,6 +81,7 @@ function errorResult(failed: Failure, ctx: CallContext): ToolResult {
   return {
     content: [{ type: "text", text }],
     isError: true,
-    _meta: { "mds/error": error, "mds/request": { requestId: ctx.requestId, creditsCharged: 0 } },
+    // Every result carries the attribution to show and the commercial-use scope (spec 4.13); an error shows no data, so none to attribute.
+    _meta: { "mds/error": error, "mds/request": { requestId: ctx.requestId, creditsCharged: 0, attribution: [], commercialScope: ctx.commercialScope } },
   };
 }
