@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { normalizeName } from "../../src/domain/vessels/names.ts";
 import { ENGINES, get } from "../helpers/service.ts";
-import { identity, imoOf, startVesselService, station, type VesselTestService, used } from "../helpers/vessels.ts";
+import { fix, identity, imoOf, startVesselService, station, type VesselTestService, used, writeFixes } from "../helpers/vessels.ts";
 
 for (const engine of ENGINES) {
   describe(`search (${engine})`, () => {
@@ -160,6 +160,24 @@ for (const engine of ENGINES) {
         assert.equal(r.status, q === "%_%" ? 400 : 200, `${q}: ${JSON.stringify(r.body).slice(0, 200)}`);
       }
       assert.equal((await search("q=wombat")).body.count, 4, "still all there");
+    });
+
+    it("by MMSI, a ship heard only through position reports is found, as its vessel answer is (a private station's stays hidden)", async () => {
+      const now = t.clock.now();
+      await writeFixes(t, [fix(shared.id, 244_000_199, now - 60_000)]);
+      await writeFixes(t, [fix(priv.id, 244_000_198, now - 60_000)]);
+      assert.equal((await get(t, "/api/v1/vessels/mmsi-244000199", other.key)).status, 200);
+      for (const q of ["244000199", "mmsi-244000199"]) {
+        const r = await search(`q=${q}`);
+        assert.equal(r.status, 200);
+        assert.deepEqual(
+          r.body.data.map((h: { kind: string; id: string; mmsi: number }) => [h.kind, h.id, h.mmsi]),
+          [["vessel", "mmsi-244000199", 244000199]],
+          q,
+        );
+        assert.match(r.body.data[0].page, /\/vessel\/mmsi-244000199$/);
+      }
+      assert.equal((await search("q=244000198")).body.count, 0, "heard only by a station the caller may not see");
     });
 
     it("needs a key", async () => {

@@ -3,6 +3,7 @@ import { formatVesselId, parseImo, parseMmsi, parseVesselId } from "../../domain
 import { normalizeName } from "../../domain/vessels/names.ts";
 import type { VesselRecord } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
+import { vesselPageUrl } from "../projections/vessel-names.ts";
 import { visibleStations } from "../projections/visible-vessel.ts";
 import type { Hit, PendingHit, SearchSource, Tier } from "./hit.ts";
 
@@ -27,7 +28,7 @@ async function identifierHit(ctx: OperationContext, q: string, compact: string, 
   const imo = id?.kind === "imo" ? id.imo : parseImo(q);
   const mmsi = id?.kind === "mmsi" ? id.mmsi : parseMmsi(compact);
   const record = imo !== null ? await ctx.services.vessels.findByImo(imo, visible) : mmsi !== null ? await ctx.services.vessels.findByMmsi(mmsi, visible) : null;
-  if (!record) return null;
+  if (!record) return mmsi !== null && imo === null ? heardOnlyHit(ctx, mmsi, visible) : null;
   const name = bestName(record);
   const current = mmsi ?? (await ctx.services.search.currentMmsis([record.vesselId], visible)).get(record.vesselId) ?? null;
   const vid = formatVesselId(record.imo !== null ? { kind: "imo", imo: record.imo } : { kind: "mmsi", mmsi: record.mmsiKey ?? current! });
@@ -35,6 +36,20 @@ async function identifierHit(ctx: OperationContext, q: string, compact: string, 
   const link = current !== null && record.imo !== null ? mmsiLinkSource(record.identifiers.filter((l) => l.kind === "mmsi" && Number(l.value) === current).map((l) => l.source)) : [];
   const sources = [...new Set([...(name ? [name.source] : []), ...link])].sort();
   return { hit: vesselHit(ctx, vid, name?.name ?? vid, record.imo, current, imo !== null ? "imo" : "mmsi"), sources, section: "vessels", tier: 0, vesselId: record.vesselId };
+}
+
+/**
+ * A ship no registry holds yet, known only by the position reports a visible station heard
+ * (no static report, so no name): its vessel answer exists, so search finds it by its MMSI.
+ * The hit is a fact of the station that heard it.
+ */
+async function heardOnlyHit(ctx: OperationContext, mmsi: number, visible: number[]): Promise<PendingHit | null> {
+  const [latest] = await ctx.services.vessels.latestFixes([mmsi], visible);
+  if (!latest) return null;
+  const id = { kind: "mmsi" as const, mmsi };
+  const vid = formatVesselId(id);
+  const hit = { ...vesselHit(ctx, vid, vid, null, mmsi, "mmsi"), page: vesselPageUrl(ctx, id, null) };
+  return { hit, sources: [`station:${latest.stationId}`], section: "vessels", tier: 0 };
 }
 
 /**
