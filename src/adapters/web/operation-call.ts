@@ -19,7 +19,7 @@ const PAGE_RATE_PER_SECOND = 50;
  */
 const VISITOR_RATE_PER_SECOND = 20;
 
-/** What a page gets back from one operation: its typed answer, or the AppError (status, message, parameter). */
+/** A page's call: path parameters, query and body as the address and the form carry them. The answer is the operation's typed Result. */
 export interface CallInput {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
