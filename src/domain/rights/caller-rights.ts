@@ -60,12 +60,9 @@ export class CallerRights implements Rights {
     if (rows > 0) this.declared.push({ section, sources, rows });
   }
 
-  /** The rows operations withheld themselves, as entries keyed like the filter's (section and blocking sources). */
-  declaredRows(): { section: string; blocking: string[]; rows: number; decision: Decision }[] {
-    return this.declared.map((d) => {
-      const decision = this.judge(d.sources);
-      return { section: d.section, blocking: blockingSources(decision), rows: d.rows, decision };
-    });
+  /** The rows operations withheld themselves, for the filter to list beside its own. */
+  declaredRows(): readonly { section: string; sources: readonly string[]; rows: number }[] {
+    return this.declared;
   }
 }
 

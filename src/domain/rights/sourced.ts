@@ -68,26 +68,26 @@ export function filterWithRights<T>(tree: T, rights: CallerRights): FilterResult
   const entries = new Map<string, WithheldEntry>();
   const denials: Decision["denials"] = [];
   const reason = rights.reason;
-  const judge = (sources: readonly string[]): Decision => rights.judge(sources);
 
-  const withhold = (s: Sourced, d: Decision) => {
+  /** One entry per section and set of blocking sources; `rows` adds to its count (null: a part that is not a row). */
+  const withhold = (section: string, d: Decision, rows: number | null) => {
     const blocking = blockingSources(d);
-    const key = `${s.section}\u0000${blocking.join(",")}`;
+    const key = `${section}\u0000${blocking.join(",")}`;
     let e = entries.get(key);
     if (!e) {
-      e = { section: s.section, sources: blocking, ...(s.countRows ? { rows: 0 } : {}), reason };
+      e = { section, sources: blocking, ...(rows !== null ? { rows: 0 } : {}), reason };
       entries.set(key, e);
       denials.push(...d.denials);
     }
-    if (s.countRows) e.rows = (e.rows ?? 0) + 1;
+    if (rows !== null) e.rows = (e.rows ?? 0) + rows;
   };
 
   const DROP = Symbol("drop");
   const walk = (v: unknown): unknown => {
     if (isSourced(v)) {
-      const d = judge(v.sources);
+      const d = rights.judge(v.sources);
       if (!d.allowed) {
-        withhold(v, d);
+        withhold(v.section, d, v.countRows ? 1 : null);
         return v.whenWithheld === "null" ? null : DROP;
       }
       for (const s of v.sources) used.add(s);
@@ -113,16 +113,7 @@ export function filterWithRights<T>(tree: T, rights: CallerRights): FilterResult
   };
 
   const value = walk(tree) as T;
-  for (const row of rights.declaredRows()) {
-    const key = `${row.section}\u0000${row.blocking.join(",")}`;
-    let e = entries.get(key);
-    if (!e) {
-      e = { section: row.section, sources: row.blocking, rows: 0, reason };
-      entries.set(key, e);
-      denials.push(...row.decision.denials);
-    }
-    e.rows = (e.rows ?? 0) + row.rows;
-  }
+  for (const row of rights.declaredRows()) withhold(row.section, rights.judge(row.sources), row.rows);
   return { value, withheld: [...entries.values()], used: [...used], denials };
 }
 
