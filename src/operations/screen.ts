@@ -2,7 +2,7 @@ import { z } from "zod";
 import { formatVesselId, parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
-import { anyListChecked, coverageInWords, listCoverage, noMatchIsClear } from "../domain/sanctions/coverage.ts";
+import { anyListChecked, coverageInWords, listCoverage, listsChecked, screeningCertainty } from "../domain/sanctions/coverage.ts";
 import { AppError } from "../domain/errors.ts";
 import { defineOperation } from "./operation.ts";
 import { DESIGNATION_FOUND_FIELDS, findDesignations, ListCoverageSchema, screenDesignation } from "./projections/designation-match.ts";
@@ -13,8 +13,9 @@ const SCREEN_METHOD =
   "Identifier-only matching. A designation matches an IMO query when one of the IMO numbers it carries or carried while designated equals it, " +
   "and an MMSI query when one of its MMSIs does. For an IMO query, designations that carry no IMO at all also match by the MMSIs the IMO's own " +
   "designations carry (matchedOn mmsi). Names are never matched. No match means that no designation on the screened lists, as of the versions " +
-  "given in `coverage`, carries that identifier; it is not a clearance of the vessel. `sanctioned` is false only when every requested list was checked " +
-  "in full; when a list was never loaded or only a dated extract of it is held, a vessel without a match is `sanctioned: null` (unknown).";
+  "given in `coverage`, carries that identifier; it is not a clearance of the vessel. `sanctioned` is true exactly when an active designation on a " +
+  "checked list matches. `certainty` says how far a false may be trusted: `clear` only when every requested list was checked in full; `incomplete` " +
+  "when a list was never loaded, only a dated extract of it is held, or it is withheld from this caller (`listsChecked` names them).";
 
 type Query = { text: string; id: VesselId };
 
@@ -85,7 +86,9 @@ const ScreenResultSchema = z.object({
   imo: z.number().int().nullable(),
   mmsi: z.number().int().nullable(),
   name: z.string().nullable(),
-  sanctioned: z.boolean().nullable(),
+  sanctioned: z.boolean(),
+  certainty: z.enum(["match", "clear", "incomplete"]),
+  listsChecked: z.object({ full: z.array(z.string()), extract: z.array(z.string()), notChecked: z.array(z.string()) }),
   activeDesignations: z.array(ScreenDesignationSchema),
   pastDesignations: z.array(ScreenDesignationSchema),
 });
@@ -98,7 +101,8 @@ export const screen = defineOperation({
   summary: "Screen vessels against sanctions lists by IMO or MMSI",
   description:
     "Up to 50 vessels (checksum-valid IMO numbers or mmsi- identifiers) against the OFAC, UK, Canadian, EU and New Zealand lists: the active and past " +
-    "designations carrying each identifier. Identifier-only: names are never matched, and no match is not a clearance. 1 credit per vessel.",
+    "designations carrying each identifier. Identifier-only: names are never matched, and no match is not a clearance. `sanctioned: false` is a clearance " +
+    "only where `certainty` is `clear`; `incomplete` means a requested list was an extract, never loaded, or withheld (see `listsChecked`). 1 credit per vessel.",
   auth: "key",
   input: z.strictObject({
     ids: idsParam.describe(
@@ -109,7 +113,8 @@ export const screen = defineOperation({
   output: {
     top: {
       method: z.string(),
-      sanctionedCount: z.number().int().nullable(),
+      sanctionedCount: z.number().int(),
+      allListsCheckedInFull: z.boolean(),
       coverage: z.array(ListCoverageSchema),
       coverageNote: z.string(),
     },
@@ -127,30 +132,28 @@ export const screen = defineOperation({
     if (!anyListChecked(coverage)) {
       throw new AppError("sanctions_unavailable", `None of the requested sanctions lists (${lists.join(", ")}) has been loaded yet, so nothing could be checked. Not charged.`);
     }
-    const clearWhenNoMatch = noMatchIsClear(coverage);
+    // A list the caller may not be shown is not checked for them: `sanctioned` rests only on lists they see.
+    const checked = listsChecked(coverage, (list) => ctx.rights.may([list]));
+    const visible = new Set([...checked.full, ...checked.extract]);
     const found = await findDesignations(ctx.services.sanctions, input.ids.map((q) => q.id), lists, states);
 
     let sanctionedCount = 0;
-    const sanctionedSources = new Set<string>();
     const data = input.ids.map((q) => {
       const matches = found.get(formatVesselId(q.id)) ?? [];
       const active = matches.filter((m) => m.hit.active);
       const past = matches.filter((m) => !m.hit.active);
       const named = active[0] ?? past[0];
-      const activeSources = [...new Set(active.map((m) => m.hit.list))];
-      if (active.length > 0) {
-        sanctionedCount++;
-        for (const s of activeSources) sanctionedSources.add(s);
-      }
+      const sanctioned = active.some((m) => visible.has(m.hit.list));
+      if (sanctioned) sanctionedCount++;
       return {
         query: q.text,
         imo: q.id.kind === "imo" ? q.id.imo : null,
         mmsi: q.id.kind === "mmsi" ? q.id.mmsi : null,
         // The name a list gives the vessel: a fact of that list, shown only where the list may be.
         name: named ? sourced("designations", [named.hit.list], named.hit.name, { whenWithheld: "null", leaf: true }) : null,
-        // "Sanctioned" rests on the lists that designate the vessel; with one of them withheld it is unknown (null).
-        // No match is "not sanctioned" only when every requested list was checked in full.
-        sanctioned: active.length > 0 ? sourced("designations", activeSources, true, { whenWithheld: "null", leaf: true }) : clearWhenNoMatch ? false : null,
+        sanctioned,
+        certainty: screeningCertainty(sanctioned, checked),
+        listsChecked: checked,
         activeDesignations: active.map(screenDesignation),
         pastDesignations: past.map(screenDesignation),
       };
@@ -159,9 +162,10 @@ export const screen = defineOperation({
     return {
       top: {
         method: SCREEN_METHOD,
-        sanctionedCount: sanctionedCount > 0 ? sourced("sanctionedCount", [...sanctionedSources].sort(), sanctionedCount, { whenWithheld: "null", leaf: true }) : 0,
+        sanctionedCount,
+        allListsCheckedInFull: checked.extract.length === 0 && checked.notChecked.length === 0,
         coverage,
-        coverageNote: coverageInWords(coverage),
+        coverageNote: coverageInWords(coverage, checked.notChecked),
       },
       data,
     };

@@ -46,8 +46,10 @@ for (const engine of ENGINES) {
       const [artavil, enisey, unlisted] = r.body.data;
       assert.deepEqual([artavil.sanctioned, artavil.name, artavil.activeDesignations[0].recordId], [true, "ARTAVIL", "15036"]);
       assert.deepEqual([enisey.sanctioned, enisey.name, enisey.activeDesignations[0].recordId], [true, "ENISEY", "37063"]);
-      // Not being on an extract clears nothing.
-      assert.equal(unlisted.sanctioned, null);
+      // Not being on an extract clears nothing: false, with the certainty and the lists saying so.
+      assert.deepEqual([unlisted.sanctioned, unlisted.certainty], [false, "incomplete"]);
+      assert.ok(unlisted.listsChecked.extract.includes("ofac"));
+      assert.deepEqual([artavil.certainty, r.body.allListsCheckedInFull], ["match", false]);
       const ofac = r.body.coverage.find((c: any) => c.list === "ofac");
       assert.deepEqual([ofac.status, ofac.kind, ofac.extract, ofac.asOf], ["extract", "extract", true, "2024-05-03"]);
       assert.match(r.body.coverageNote, /EXTRACT ONLY, not the full list: ofac \(as of 2024-05-03\)/);

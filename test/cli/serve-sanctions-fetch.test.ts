@@ -94,10 +94,10 @@ describe("mds serve fetches the sanctions lists on its first start", () => {
       const r = await screen(base!, "9187629,9074729");
       assert.equal(r.status, 200);
       assert.deepEqual(
-        r.body.data.map((d: any) => [d.query, d.sanctioned]),
+        r.body.data.map((d: any) => [d.query, d.sanctioned, d.certainty]),
         [
-          ["9187629", true],
-          ["9074729", null], // the EU was not loaded: no clearance
+          ["9187629", true, "match"],
+          ["9074729", false, "incomplete"], // the EU was not loaded: no clearance
         ],
       );
       const ofac = r.body.coverage.find((c: any) => c.list === "ofac");

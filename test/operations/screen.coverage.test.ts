@@ -49,17 +49,21 @@ for (const engine of ENGINES) {
       assert.equal((await keyUsage(t, account)).used, 0);
     });
 
-    it("one list loaded: no-match answers are null over REST and MCP, and MCP says so in words", async () => {
+    it("one list loaded: a no-match is false with certainty incomplete over REST and MCP, names the lists not checked, and MCP says so in words", async () => {
       await importFile(t, "ofac", [OFAC_2024_05_03], { asOf: "2024-05-03" });
       const r = await get(t, "/api/v1/screen?ids=9187629,9074729", account.key);
       assert.equal(r.status, 200);
       assert.deepEqual(
-        r.body.data.map((d: any) => [d.query, d.sanctioned]),
+        r.body.data.map((d: any) => [d.query, d.sanctioned, d.certainty]),
         [
-          ["9187629", true],
-          ["9074729", null],
+          ["9187629", true, "match"],
+          ["9074729", false, "incomplete"],
         ],
       );
+      // The spec types `sanctioned` boolean: never null, whatever was checked.
+      assert.ok(r.body.data.every((d: any) => typeof d.sanctioned === "boolean"));
+      assert.deepEqual(r.body.data[1].listsChecked, { full: ["ofac"], extract: [], notChecked: ["uk", "eu", "canada", "new-zealand"] });
+      assert.equal(r.body.allListsCheckedInFull, false);
       assert.deepEqual(
         r.body.coverage.map((c: any) => [c.list, c.status]),
         [
@@ -72,15 +76,18 @@ for (const engine of ENGINES) {
       );
       const m = await callTool(client, "screen_vessels", { ids: "9074729" });
       assert.ok(!m.isError);
-      assert.equal(m.structuredContent!.data[0].sanctioned, null);
+      assert.deepEqual([m.structuredContent!.data[0].sanctioned, m.structuredContent!.data[0].certainty], [false, "incomplete"]);
       const words = m.content.map((c) => c.text).join("\n");
       assert.match(words, /Sanctions screening coverage: .*NOT CHECKED, never loaded: uk, eu, canada, new-zealand/);
-      assert.match(words, /NOT as clear/);
+      assert.match(words, /NOT that the vessel is clear/);
     });
 
     it("a list whose last success is older than SANCTIONS_STALE_DAYS is marked stale", async () => {
       const fresh = await get(t, "/api/v1/screen?ids=9074729&lists=ofac", account.key);
-      assert.deepEqual([fresh.body.coverage[0].status, fresh.body.coverage[0].stale, fresh.body.data[0].sanctioned], ["current", false, false]);
+      assert.deepEqual(
+        [fresh.body.coverage[0].status, fresh.body.coverage[0].stale, fresh.body.data[0].sanctioned, fresh.body.data[0].certainty, fresh.body.allListsCheckedInFull],
+        ["current", false, false, "clear", true],
+      );
       t.clock.t += 9 * DAY;
       const old = await get(t, "/api/v1/screen?ids=9074729&lists=ofac", account.key);
       assert.deepEqual([old.body.coverage[0].status, old.body.coverage[0].stale], ["stale", true]);

@@ -117,7 +117,7 @@ for (const engine of ENGINES) {
     it("an unlisted vessel: not sanctioned on the lists loaded in full, no designation, and the method says it is no clearance", async () => {
       const r = await get(t, "/api/v1/screen?ids=9074729,mmsi-244123456&lists=ofac,uk,eu,canada", key);
       for (const d of r.body.data) {
-        assert.equal(d.sanctioned, false);
+        assert.deepEqual([d.sanctioned, d.certainty], [false, "clear"]);
         assert.deepEqual([d.activeDesignations, d.pastDesignations, d.name], [[], [], null]);
       }
       assert.equal(r.body.sanctionedCount, 0);
@@ -125,16 +125,16 @@ for (const engine of ENGINES) {
       assert.match(r.body.coverageNote, /sanctioned=false has no active designation/);
     });
 
-    it("with a requested list never loaded, an unlisted vessel is unknown (null), never clear, and the list is named as missing", async () => {
+    it("with a requested list never loaded, an unlisted vessel is false with certainty incomplete, never clear, and the list is named as missing", async () => {
       const r = await get(t, "/api/v1/screen?ids=9074729,9187629", key);
       assert.equal(r.status, 200);
       const [unlisted, artavil] = r.body.data;
-      assert.equal(unlisted.sanctioned, null);
-      assert.equal(artavil.sanctioned, true, "a match on a loaded list is still a match");
+      assert.deepEqual([unlisted.sanctioned, unlisted.certainty, unlisted.listsChecked.notChecked], [false, "incomplete", ["new-zealand"]]);
+      assert.deepEqual([artavil.sanctioned, artavil.certainty], [true, "match"], "a match on a loaded list is still a match");
       const nz = r.body.coverage.find((c: any) => c.list === "new-zealand");
       assert.deepEqual([nz.status, nz.asOf, nz.importedAt, nz.kind], ["missing", null, null, null]);
       assert.match(r.body.coverageNote, /NOT CHECKED, never loaded: new-zealand/);
-      assert.match(r.body.coverageNote, /NOT as clear/);
+      assert.match(r.body.coverageNote, /NOT that the vessel is clear/);
     });
 
     it("`lists` narrows the lists screened; new-zealand is accepted", async () => {
@@ -263,7 +263,7 @@ for (const engine of ENGINES) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it("UK designations are withheld and counted; `sanctioned` resting on them is unknown (null), never false", async () => {
+    it("UK designations are withheld and counted; the UK list is not checked for this caller, so `sanctioned` rests on the lists it may see, with certainty incomplete", async () => {
       const uk = await t.service.services.sanctions.listActive("uk", 0, 1000);
       const others = await t.service.services.sanctions.findByIdentifiers({ imos: uk.flatMap((r) => r.record.imos), mmsis: [], lists: ["ofac", "eu", "canada"] });
       const elsewhere = new Set(others.map((h) => h.value));
@@ -274,10 +274,13 @@ for (const engine of ENGINES) {
         tango.activeDesignations.map((d: any) => d.list),
         ["eu"],
       );
-      // "sanctioned" sums up every list designating the vessel; one of them withheld makes it unknown.
-      assert.equal(tango.sanctioned, null);
-      assert.deepEqual([only.sanctioned, only.name, only.activeDesignations], [null, null, []]);
-      assert.equal(r.body.sanctionedCount, null);
+      // TANGO is designated on a list the caller sees: sanctioned. The UK-only vessel is not on any
+      // list the caller may be shown: false, but incomplete, and the UK named as not checked.
+      assert.deepEqual([tango.sanctioned, tango.certainty], [true, "match"]);
+      assert.deepEqual([only.sanctioned, only.certainty, only.name, only.activeDesignations], [false, "incomplete", null, []]);
+      assert.ok(only.listsChecked.notChecked.includes("uk") && !only.listsChecked.full.includes("uk"));
+      assert.equal(r.body.sanctionedCount, 1);
+      assert.match(r.body.coverageNote, /NOT CHECKED for this caller, withheld .*: uk/);
       const entry = r.body.withheld.find((w: any) => w.section === "designations");
       assert.deepEqual([entry.sources, entry.rows, entry.reason], [["uk"], 2, "source_not_licensed_for_api"]);
       assert.ok(!r.body.sources.includes("uk"));

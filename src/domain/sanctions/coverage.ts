@@ -1,8 +1,8 @@
 /**
  * What a screening answer actually checked: per list, whether it was loaded, from what
  * kind of publication, as of when, and whether it is stale. A compliance user reads "no
- * match" as "clear", so a no-match may only say `false` when every requested list was
- * checked in full; otherwise it is unknown (`null`), and the answer says why in words.
+ * match" as "clear", so a no-match is called `clear` only when every requested list was
+ * checked in full; otherwise its certainty is `incomplete`, and the answer says why in words.
  */
 import { SANCTIONS_LIST_NAMES, type SanctionsListKey } from "./designation.ts";
 
@@ -72,9 +72,47 @@ export function noMatchIsClear(coverage: readonly ListCoverage[]): boolean {
   return coverage.every((c) => c.status === "current" || c.status === "stale");
 }
 
+/**
+ * How far a no-match may be trusted: `match` (an active designation on a checked list matched,
+ * so `sanctioned` is true), `clear` (no match, and every requested list was checked in full),
+ * `incomplete` (no match on the lists checked, but some requested list was held only as an
+ * extract, never loaded, or withheld from this caller: `sanctioned` false says only "not on
+ * the lists checked").
+ */
+export type ScreeningCertainty = "match" | "clear" | "incomplete";
+
+/** The requested lists by how they were checked for one caller: in full, as extracts, or not at all. */
+export interface ListsChecked {
+  full: SanctionsListKey[];
+  extract: SanctionsListKey[];
+  notChecked: SanctionsListKey[];
+}
+
+/**
+ * Sorts the requested lists by how they were checked. A list whose designations this caller
+ * may not be shown is not checked for this caller: a match on it could not be shown, so a
+ * no-match over the other lists must not read as covering it.
+ */
+export function listsChecked(coverage: readonly ListCoverage[], visible: (list: SanctionsListKey) => boolean): ListsChecked {
+  const out: ListsChecked = { full: [], extract: [], notChecked: [] };
+  for (const c of coverage) {
+    if (c.status === "missing" || !visible(c.list)) out.notChecked.push(c.list);
+    else if (c.status === "extract") out.extract.push(c.list);
+    else out.full.push(c.list);
+  }
+  return out;
+}
+
+/** The certainty of one vessel's answer, from whether it matched and how the lists were checked. */
+export function screeningCertainty(matched: boolean, checked: ListsChecked): ScreeningCertainty {
+  if (matched) return "match";
+  return checked.extract.length === 0 && checked.notChecked.length === 0 ? "clear" : "incomplete";
+}
+
 /** The coverage in plain words, for people and assistants reading an answer. */
-export function coverageInWords(coverage: readonly ListCoverage[]): string {
-  const by = (s: CoverageStatus) => coverage.filter((c) => c.status === s);
+export function coverageInWords(coverage: readonly ListCoverage[], withheld: readonly SanctionsListKey[] = []): string {
+  const withheldLoaded = coverage.filter((c) => c.status !== "missing" && withheld.includes(c.list));
+  const by = (s: CoverageStatus) => coverage.filter((c) => c.status === s && !withheldLoaded.includes(c));
   const names = (cs: readonly ListCoverage[]) => cs.map((c) => `${c.list} (as of ${c.asOf})`).join(", ");
   const parts: string[] = [];
   const full = [...by("current"), ...by("stale")];
@@ -84,10 +122,13 @@ export function coverageInWords(coverage: readonly ListCoverage[]): string {
     parts.push(`EXTRACT ONLY, not the full list: ${names(by("extract"))}; a match there is real, but no match there does not clear a vessel.`);
   }
   if (by("missing").length > 0) parts.push(`NOT CHECKED, never loaded: ${by("missing").map((c) => c.list).join(", ")}.`);
+  if (withheldLoaded.length > 0) {
+    parts.push(`NOT CHECKED for this caller, withheld (the list's terms do not cover this use): ${withheldLoaded.map((c) => c.list).join(", ")}.`);
+  }
   parts.push(
-    noMatchIsClear(coverage)
-      ? "A vessel with sanctioned=false has no active designation on these lists as of these dates."
-      : "Not every requested list was checked in full, so a vessel without a match is reported as sanctioned=null (unknown), NOT as clear.",
+    noMatchIsClear(coverage) && withheldLoaded.length === 0
+      ? "A vessel with sanctioned=false has no active designation on these lists as of these dates (certainty: clear)."
+      : "Not every requested list was checked in full, so sanctioned=false means only \"no active designation on the lists checked\" (certainty: incomplete), NOT that the vessel is clear.",
   );
   return parts.join(" ");
 }

@@ -196,20 +196,20 @@ describe("offline: no list could be fetched, and screening never claims a cleara
     assert.equal((await keyUsage(t, account)).used, 0);
   });
 
-  it("only OFAC reachable: a designated vessel is true, an unlisted one null, and MCP names the lists not checked", async () => {
+  it("only OFAC reachable: a designated vessel is true, an unlisted one false but incomplete, and MCP names the lists not checked", async () => {
     pub.failing.delete("/ofac/SDN.CSV");
     t.clock.t += HOUR;
     await refresher.runOnce();
     const r = await get(t, "/api/v1/screen?ids=9187629,9074729", account.key);
     assert.deepEqual(
-      r.body.data.map((d: any) => [d.query, d.sanctioned]),
+      r.body.data.map((d: any) => [d.query, d.sanctioned, d.certainty]),
       [
-        ["9187629", true],
-        ["9074729", null],
+        ["9187629", true, "match"],
+        ["9074729", false, "incomplete"],
       ],
     );
     const m = await callTool(client, "screen_vessels", { ids: "9074729" });
-    assert.equal(m.structuredContent!.data[0].sanctioned, null);
+    assert.deepEqual([m.structuredContent!.data[0].sanctioned, m.structuredContent!.data[0].certainty], [false, "incomplete"]);
     assert.match(m.content.map((c) => c.text).join("\n"), /NOT CHECKED, never loaded: uk, eu, canada, new-zealand/);
   });
 });
