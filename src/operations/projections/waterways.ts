@@ -6,6 +6,7 @@ import type { StoredCrossing } from "../../interfaces/derived.ts";
 import type { VisibleStations } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { waterwayPagePath } from "../../domain/pages/page-paths.ts";
+import { sourced } from "../../domain/rights/sourced.ts";
 
 /** What the waterway list and the transit series share: identity, gate, counting and confidence. */
 
@@ -19,7 +20,8 @@ export const CountSchema = z.object({
 
 export const WaterwayIdentitySchema = z.object({
   id: z.string(),
-  name: z.string(),
+  /** PortWatch's name for its chokepoints (null when PortWatch is withheld), the service's own for extra waterways. */
+  name: z.string().nullable(),
   portwatch: z.object({ id: z.string(), name: z.string() }).nullable(),
   point: z.object({ lat: z.number(), lon: z.number() }).nullable(),
   page: z.string(),
@@ -43,12 +45,17 @@ export const ConfidenceSchema = z.object({
 
 export const InputsSchema = z.object({ sources: z.array(z.string()), crossings: z.number().int(), unobserved: z.number().int(), gate: z.string() });
 
+/** The source of a PortWatch chokepoint's name, point and id (config/sources.json); extra waterways are the service's own data. */
+export const PORTWATCH_SOURCE = "portwatch";
+
 export function identityOf(ctx: OperationContext, w: Waterway) {
+  // A PortWatch chokepoint's name and point are PortWatch's facts: shown, and attributed, only where PortWatch may be.
+  const fromPortwatch = <T>(value: T) => (w.portwatch ? sourced("identity", [PORTWATCH_SOURCE], value, { whenWithheld: "null", leaf: true }) : value);
   return {
     id: w.id,
-    name: w.name,
-    portwatch: w.portwatch ? { id: w.id, name: w.name } : null,
-    point: w.point,
+    name: fromPortwatch(w.name),
+    portwatch: w.portwatch ? sourced("identity", [PORTWATCH_SOURCE], { id: w.id, name: w.name }, { whenWithheld: "null", leaf: true }) : null,
+    point: fromPortwatch(w.point),
     page: `${ctx.baseUrl}${waterwayPagePath(w.id, w.slug)}`,
     gate: {
       type: "LineString" as const,

@@ -1,11 +1,13 @@
 import { waterwayPagePath } from "../../domain/pages/page-paths.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
+import { PORTWATCH_SOURCE } from "../projections/waterways.ts";
 import { nameMatch, nameTier, type PendingHit, type SearchSource, type Tier } from "./hit.ts";
 
 /**
  * Waterways (the PortWatch chokepoints and the extra gates) by id or by name. There are some
- * thirty, held in memory, so a scan is the index. Their names rest on no licensed source (the
- * PortWatch list and the service's own gates, as `GET /api/v1/waterways` serves them).
+ * thirty, held in memory, so a scan is the index. A PortWatch chokepoint's id and name are
+ * PortWatch's facts (shown only where it may be, as `GET /api/v1/waterways` shows them); an
+ * extra gate's are the service's own.
  */
 export const waterwaySearch: SearchSource = {
   kind: "waterway",
@@ -18,7 +20,7 @@ export const waterwaySearch: SearchSource = {
       if (tier === null) continue;
       found.push({
         hit: { kind: "waterway", id: w.id, name: w.name, imo: null, mmsi: null, match: tier === 0 ? "id" : nameMatch(tier), api: `${ctx.baseUrl}/api/v1/waterways/${w.id}/transits`, page: `${ctx.baseUrl}${waterwayPagePath(w.id, w.slug)}` },
-        sources: [],
+        sources: w.portwatch ? [PORTWATCH_SOURCE] : [],
         section: "waterways",
         tier,
       });

@@ -133,6 +133,15 @@ describe("derived facts", () => {
           assert.match(w.page, new RegExp(`/waterway/${w.id}-[a-z0-9-]+$`));
         }
         assert.equal(portwatch[8].page.split("/waterway/")[1], "chokepoint9-dover-strait");
+        // PortWatch's names and points are its facts: named as a source, with the attribution its licence asks for.
+        assert.ok(r.body.sources.includes("portwatch"), JSON.stringify(r.body.sources));
+        assert.ok(r.body.attribution.some((a: string) => /IMF PortWatch/.test(a)), JSON.stringify(r.body.attribution));
+        assert.ok(r.body.license.some((l: string) => /PortWatch/.test(l)), JSON.stringify(r.body.license));
+        const series = await api(k.key, "GET", "/api/v1/waterways/chokepoint9/transits?days=1");
+        assert.equal(series.body.name, "Dover Strait");
+        assert.ok(series.body.sources.includes("portwatch") && series.body.attribution.some((a: string) => /IMF PortWatch/.test(a)));
+        const kiel = await api(k.key, "GET", "/api/v1/waterways/kiel-canal/transits?days=1");
+        assert.ok(!kiel.body.sources.includes("portwatch"), "an extra gate is the service's own, not PortWatch's");
       });
 
       it("a vessel from a shared station crossing the Dover gate is in every account's 24-hour count with its direction at once; a private station's is in its owner's only", async () => {

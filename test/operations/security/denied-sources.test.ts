@@ -182,6 +182,15 @@ describe("denied sources: nothing of a denied source in any answer, and what res
         } else {
           assert.equal(flag.name, "Netherlands");
         }
+        const waterways = answers.get("REST waterways.list")!.body!;
+        const dover = waterways.data.find((w: { id: string }) => w.id === "chokepoint9");
+        if (denied === "portwatch") {
+          assert.deepEqual([dover.name, dover.point, dover.portwatch], [null, null, null], "PortWatch's name, point and id are its facts");
+          assert.doesNotMatch(JSON.stringify(waterways), /Dover Strait/);
+          assert.equal(waterways.data.find((w: { id: string }) => w.id === "kiel-canal").name, "Kiel Canal", "an extra gate is the service's own");
+        } else {
+          assert.equal(dover.name, "Dover Strait");
+        }
         if (denied === "station") {
           const page = answers.get(`REST GET /api/v1/vessels/${IMO}`)!.body!;
           assert.equal(page.mmsi, null);

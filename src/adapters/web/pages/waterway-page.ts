@@ -72,10 +72,10 @@ export const waterwayPage: PublicPageKind = {
     const t = series.data;
     return {
       kind: "page",
-      options: { title: w.name, ...MAP_ASSETS },
+      options: { title: w.name ?? w.id, ...MAP_ASSETS },
       body: html`<p class="hint">Waterway · ${w.id}${w.portwatch ? ` · IMF PortWatch ${w.portwatch.id}` : ""} · <a href="/api/v1/waterways/${w.id}/transits">series as JSON</a></p>
 <h2>Gate</h2>
-${mapFigure("waterway-map", { lines: [{ coordinates: w.gate.coordinates, label: `${w.name} gate` }] }, "The line transits are counted at.")}
+${mapFigure("waterway-map", { lines: [{ coordinates: w.gate.coordinates, label: `${w.name ?? w.id} gate` }] }, "The line transits are counted at.")}
 ${facts([["Directions", w.gate.directions.join(" / ")], ["Drawn", w.gate.drawn], ["Status", w.gate.status], ["Ends", w.gate.coordinates.map(([lon, lat]) => `${lat.toFixed(4)}, ${lon.toFixed(4)}`).join(" to ")]])}
 <h2>Transits</h2>
 ${countsTable(w)}
