@@ -46,6 +46,13 @@ export interface Answer<D = unknown, T = Record<string, unknown>> {
   withheld: WithheldEntry[];
   /** The sources of what was kept, in first-seen order: attribution and licences come from them. */
   sources: Source[];
+  /**
+   * The source identifiers of what was kept, as the facts themselves name them (`station:12`,
+   * never the entry `station` that governs a private station), each followed by the feed that
+   * governs a feed's station (`digitraffic-marine`): what the envelope's `sources` lists, so
+   * a client can match a row's `source` to it.
+   */
+  sourceIds: string[];
   nextCursor: string | null;
   metering: Metering;
 }

@@ -25,7 +25,7 @@ export function envelopeOf(op: Operation, answer: Answer, call: Call): Record<st
     withheld: answer.withheld,
     attribution: [...new Set(answer.sources.map((s) => s.attribution))],
     license: [...new Set(answer.sources.map((s) => s.license))],
-    sources: answer.sources.map((s) => s.id),
+    sources: answer.sourceIds,
   };
 }
 

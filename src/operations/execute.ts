@@ -102,6 +102,7 @@ export async function execute<S extends z.ZodObject, B extends z.ZodObject | und
     const filtered = filterWithRights({ top: result.top ?? {}, data: result.data }, rights);
     const withheld: WithheldEntry[] = [...(result.withheld ?? []), ...filtered.withheld];
     const sources = filtered.used.map((id) => services.sources.get(id)).filter((s) => s !== undefined);
+    const sourceIds = namedSourceIds(filtered.used, (id) => services.sources.get(id)?.id);
     credits.cost = reserved;
     // The filter keeps the shapes the operation declared: a withheld section is dropped, or null where its schema allows.
     const value = filtered.value as { top: TopValues<T>; data: z.output<D> };
@@ -111,6 +112,7 @@ export async function execute<S extends z.ZodObject, B extends z.ZodObject | und
       top: value.top,
       withheld,
       sources,
+      sourceIds,
       nextCursor: result.nextCursor ?? null,
       metering: { requestId: call.requestId, rateLimit, credits, retryAfter, denials: filtered.denials },
     };
@@ -128,3 +130,19 @@ function featureName(f: string): string {
   return f === "privateFeed" ? "private feeds (Pro, Team)" : f;
 }
 
+
+/**
+ * The identifiers an answer's facts name, first-seen order, each once; an id governed by
+ * another named entry (a feed's station by its feed) is followed by that entry's id. The
+ * generic `station` entry that governs private stations is a policy, not a source, and is
+ * not listed.
+ */
+export function namedSourceIds(used: readonly string[], governingId: (id: string) => string | undefined): string[] {
+  const out = new Set<string>();
+  for (const id of used) {
+    out.add(id);
+    const entry = governingId(id);
+    if (entry !== undefined && entry !== id && entry !== "station") out.add(entry);
+  }
+  return [...out];
+}

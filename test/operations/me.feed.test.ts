@@ -81,7 +81,7 @@ for (const engine of ENGINES) {
       assert.equal(bad.navStatus, 5);
       const boat = r.body.data.find((d: { mmsi: number }) => d.mmsi === 230_000_004);
       assert.deepEqual([boat.name, boat.callsign, boat.shipType, boat.navStatus, boat.heading], ["SAILOR", "OH1234", 37, 15, null], "24 A and B merge; Class B has no status (15)");
-      assert.deepEqual(r.body.sources, ["station"]);
+      assert.deepEqual(r.body.sources, [`station:${alice.id}`], "the station as the rows name it");
       assert.deepEqual(r.body.withheld, []);
       assert.equal(r.body.count, 3);
     });

@@ -76,6 +76,9 @@ for (const engine of ENGINES) {
     it("a private station's points reach its owner only; to anyone else they do not exist", async () => {
       const mine = await track("hours=24", priv.key);
       assert.ok(mine.body.data.some((p: { source: string }) => p.source === `station:${priv.id}`));
+      // Every row's source is listed in the envelope's `sources` as the row names it, the private station's included.
+      const rowSources = [...new Set(mine.body.data.map((p: { source: string }) => p.source))].sort();
+      assert.deepEqual([...mine.body.sources].sort(), rowSources);
       assert.equal(mine.body.count, 1440);
       const theirs = await track("hours=24");
       const text = JSON.stringify(theirs.body);

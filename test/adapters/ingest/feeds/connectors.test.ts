@@ -63,7 +63,8 @@ for (const engine of ENGINES) describe(`public feeds through local replays (${en
       assert.equal(page.body.data.lastPosition.source, `station:${feed.stationId}`);
       assert.equal(page.body.data.lastPosition.sourceName, "Norwegian Coastal Administration open AIS (AIS Norge, open tier)");
       assert.ok(page.body.data.lastPosition.ageSeconds >= 0);
-      assert.ok(page.body.sources.includes("kystverket-open"));
+      // The station as the fact names it, then the feed that governs it.
+      assert.deepEqual(page.body.sources.slice(page.body.sources.indexOf(`station:${feed.stationId}`), page.body.sources.indexOf(`station:${feed.stationId}`) + 2), [`station:${feed.stationId}`, "kystverket-open"]);
       assert.ok(page.body.license.some((l: string) => l.includes("NLOD")), JSON.stringify(page.body.license));
       assert.ok(page.body.attribution.some((a: string) => a.includes("Norwegian Coastal Administration")));
       // One connection, as Kystverket serves one per address.
