@@ -30,4 +30,6 @@ export interface CompanyStore {
   searchNames(normalized: string, limit: number): Promise<CompanyNameMatch[]>;
   /** Number of records per source. */
   counts(): Promise<Record<string, number>>;
+  /** Number of records per source that carry a designation of the company itself (a list's entity records). */
+  designatedCounts(): Promise<Record<string, number>>;
 }

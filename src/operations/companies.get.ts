@@ -4,6 +4,7 @@ import { canonicalId, ENTITY_ID_RULE, type EntityRef, parseEntityId, slugOf, str
 import { AppError } from "../domain/errors.ts";
 import { formatVesselId, type VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
+import { SANCTIONS_LISTS } from "../domain/sanctions/designation.ts";
 import { companyPagePath, vesselPagePath } from "../domain/pages/page-paths.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 
@@ -40,6 +41,21 @@ async function resolve(ctx: OperationContext, asked: AskedId): Promise<CompanyRe
   return [];
 }
 
+/**
+ * What each sanctions list can say of this company: `designated` (a designation of it is
+ * loaded), `not_designated` (the list's company records are loaded and none is this company),
+ * `no_company_records` (the list is loaded, but what was loaded holds no designation of any
+ * company: only ships, or a publication form without entity records), `list_not_loaded`, or
+ * `withheld` (the list may not be shown to this caller). Only `not_designated` is a no-match
+ * on a list's company records; none of them clears the company.
+ */
+const DesignationCheckSchema = z.object({
+  list: z.string(),
+  status: z.enum(["designated", "not_designated", "no_company_records", "list_not_loaded", "withheld"]),
+  asOf: z.string().nullable(),
+  companyDesignationsLoaded: z.number().int(),
+});
+
 const VesselRefSchema = z.object({ id: z.string(), imo: z.number().int().nullable(), mmsi: z.number().int().nullable(), name: z.string().nullable(), api: z.string(), page: z.string() });
 
 export const companiesGet = defineOperation({
@@ -50,7 +66,8 @@ export const companiesGet = defineOperation({
   summary: "A company's page",
   description:
     "One company (legal entity) as the loaded sources state it: each source's record (name, other names, company IMO number, LEI, country, address), " +
-    "its own sanctions designations, and its fleet: every ship a source ties to it, with the role (registered_owner, operator, manager, or linked when the source does not say which), " +
+    "its own sanctions designations, what each sanctions list could say of it (`designationChecks`: designated, not_designated, or no_company_records when " +
+    "the list as loaded holds no company designations at all, which is no clearance), and its fleet: every ship a source ties to it, with the role (registered_owner, operator, manager, or linked when the source does not say which), " +
     "the source field quoted as evidence, and the source. Records of several sources are one company only when they share a company IMO number or an LEI, never by name. " +
     "`entityId` is imo-{company IMO number}, lei-{LEI}, {list}-{record id} (ofac-12345) or {source}-name-{slug} (marad-name-matson-navigation-co-inc); every id of a company's records resolves to it, as does the page form {entityId}-{slug}.",
   auth: "optional",
@@ -64,6 +81,7 @@ export const companiesGet = defineOperation({
         CompanyRecordSchema.pick({ source: true, entityId: true, name: true, aliases: true, companyImo: true, lei: true, country: true, address: true }),
       ),
       designations: z.array(CompanyDesignationSchema),
+      designationChecks: z.array(DesignationCheckSchema),
       fleet: z.array(z.object({ vessel: VesselRefSchema, role: z.string(), evidence: z.string(), sources: z.array(z.string()) })),
     }),
   },
@@ -76,6 +94,16 @@ export const companiesGet = defineOperation({
     const id = canonicalId(records);
     const main = records.find((r) => strongestId(r) === id) ?? records[0]!;
     const ids = [...new Set([id, ...records.map((r) => r.entityId)])];
+    const [states, designated] = await Promise.all([ctx.services.sanctions.listStates(), ctx.services.companies.designatedCounts()]);
+    const designationChecks = SANCTIONS_LISTS.map((list) => {
+      const state = states.find((s) => s.list === list);
+      const loaded = state !== undefined && state.importedAt !== null && state.asOf !== null;
+      const count = designated[list] ?? 0;
+      const designatesThis = records.some((r) => r.source === list && r.designations.length > 0);
+      // The check of a list the caller may not be shown says nothing more than that.
+      const status = !ctx.rights.may([list]) ? "withheld" : !loaded ? "list_not_loaded" : designatesThis ? "designated" : count > 0 ? "not_designated" : "no_company_records";
+      return { list, status, asOf: loaded && status !== "withheld" ? state.asOf : null, companyDesignationsLoaded: status === "withheld" ? 0 : count } as const;
+    });
     const fleet = records.flatMap((r) =>
       r.fleet.map((f) => {
         const vesselId: VesselId = f.imo !== null ? { kind: "imo", imo: f.imo } : { kind: "mmsi", mmsi: f.mmsi! };
@@ -104,6 +132,7 @@ export const companiesGet = defineOperation({
           ),
         ),
         designations: records.flatMap((r) => r.designations.map((d) => sourced("designations", [r.source], d, { countRows: true, leaf: true }))),
+        designationChecks,
         fleet,
       },
     };

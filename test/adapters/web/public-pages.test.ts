@@ -14,7 +14,7 @@ import { SqlUserStore } from "../../../src/adapters/storage/accounts/users-store
 import { Browser, makeUser, PASSWORD } from "./helpers.ts";
 import { readFileSync } from "node:fs";
 import { importSanctionsFiles } from "../../../src/adapters/importers/sanctions-import.ts";
-import { OFAC_2024_05_03 } from "../../helpers/sanctions.ts";
+import { OFAC_2024_05_03, UK_XML } from "../../helpers/sanctions.ts";
 import { sailVoyage } from "../../helpers/voyage.ts";
 import { positionLine, staticLines, stationFor } from "../../helpers/ingest.ts";
 
@@ -156,7 +156,9 @@ describe("public pages", () => {
     assert.match(body, /<h1>Alaska Tanker Co LLC<\/h1>/);
     assert.match(body, /<table id="records">[\s\S]*<code>marad<\/code><\/td><td>Alaska Tanker Co LLC<\/td>/);
     assert.match(body, /<dt>Entity id<\/dt><dd>marad-name-alaska-tanker-co-llc<\/dd>/);
-    assert.match(body, /id="designations-none"/);
+    // No list was loaded here: the page says each list was not checked, never "not designated".
+    assert.match(body, /<tr data-list="ofac" data-status="list_not_loaded"><td>OFAC<\/td><td>Not checked: this list has not been loaded<\/td><\/tr>/);
+    assert.doesNotMatch(body, /Not designated|No sanctions designation/);
     const row = /<tr><td><a href="([^"]+)">ALASKAN EXPLORER<\/a><\/td><td>IMO 9244661<\/td><td>([^<]+)<\/td><td><q>([^<]+)<\/q><\/td><td><code>marad<\/code><\/td><\/tr>/.exec(body);
     assert.ok(row, body);
     assert.deepEqual([row[2], row[3]], ["Operator", "Operator: Alaska Tanker Co LLC"]);
@@ -291,6 +293,19 @@ describe("public pages: a sanctioned company", () => {
     assert.match(body, /<td>NITC<\/td>/);
     assert.match(body, /<dt>Also known by<\/dt><dd>[^<]*ofac-9702/);
     assert.match(body, /<a href="\/vessel\/9187629-artavil">ARTAVIL<\/a><\/td><td>IMO 9187629<\/td><td>Linked \(role not stated\)<\/td><td><q>Linked To: NATIONAL IRANIAN TANKER COMPANY<\/q><\/td><td><code>ofac<\/code>/);
+    assert.match(body, /<tr data-list="ofac" data-status="designated">/);
+  });
+
+  it("a company no list designates: 'not designated' only where the list's company records are loaded; a list of ships only says it could not check", async () => {
+    // The UK list gives ships (and their owners' names), no designation of a company.
+    await importSanctionsFiles(t.service.services, "uk", [{ name: "UK.xml", bytes: readFileSync(UK_XML) }], "test", { asOf: "2026-04-29" });
+    const api = await t.service.app.inject({ method: "GET", url: "/api/v1/companies/marad-name-alaska-tanker-co-llc" });
+    assert.equal(api.statusCode, 200, api.body);
+    const checks = Object.fromEntries(JSON.parse(api.body).data.designationChecks.map((c: { list: string; status: string }) => [c.list, c.status]));
+    assert.deepEqual(checks, { ofac: "not_designated", uk: "no_company_records", eu: "list_not_loaded", canada: "list_not_loaded", "new-zealand": "list_not_loaded" });
+    const body = main((await page(t, "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc")).body);
+    assert.match(body, /<tr data-list="ofac" data-status="not_designated"><td>OFAC<\/td><td>Not designated: none of the 1 company designations loaded \(as of 2024-05-03\) is this company<\/td>/);
+    assert.match(body, /<tr data-list="uk" data-status="no_company_records"><td>UK<\/td><td>Not checked: no company records loaded from this list \(as of 2026-04-29\), only ships<\/td>/);
   });
 });
 

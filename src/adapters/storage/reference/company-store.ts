@@ -143,4 +143,15 @@ export class SqlCompanyStore implements CompanyStore {
     const rows = await this.#db.selectFrom("company_records").select(["source", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("source").execute();
     return Object.fromEntries(rows.map((r) => [r.source, Number(r.n)]));
   }
+
+  async designatedCounts(): Promise<Record<string, number>> {
+    // `record` is written by JSON.stringify (toRow), which writes an empty list exactly so.
+    const rows = await this.#db
+      .selectFrom("company_records")
+      .select(["source", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("record", "not like", '%"designations":[]%')
+      .groupBy("source")
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.source, Number(r.n)]));
+  }
 }

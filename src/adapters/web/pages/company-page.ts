@@ -1,10 +1,20 @@
 import { companiesGet } from "../../../operations/companies.get.ts";
+import type { DataOf } from "../../../operations/answer.ts";
 import { html } from "../../shared/html.ts";
 import { facts, sourcesSection, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 /** Roles as the answer gives them, in words. */
 const ROLE_WORDS: Record<string, string> = { registered_owner: "Registered owner", operator: "Operator", manager: "Manager", linked: "Linked (role not stated)" };
+
+/** A list's check in words: only "not designated" is a no-match on company records, and even that clears nothing. */
+const CHECK_WORDS: Record<DataOf<typeof companiesGet>["designationChecks"][number]["status"], (asOf: string | null, loaded: number) => string> = {
+  designated: (asOf) => `Designated (list as of ${asOf})`,
+  not_designated: (asOf, loaded) => `Not designated: none of the ${loaded} company designations loaded (as of ${asOf}) is this company`,
+  no_company_records: (asOf) => `Not checked: no company records loaded from this list (as of ${asOf}), only ships`,
+  list_not_loaded: () => "Not checked: this list has not been loaded",
+  withheld: () => "Not shown: this list may not be shown to you",
+};
 
 export const companyPage: PublicPageKind = {
   routes: ["/company/:ref"],
@@ -27,8 +37,10 @@ ${d.records.length === 0
 ${facts([["Entity id", String(top.id)], ["Also known by", d.ids.filter((i) => i !== top.id).join(", ") || "no other id"]])}
 <h2>Designations</h2>
 ${d.designations.length === 0
-  ? html`<p id="designations-none">No sanctions designation of this company in the loaded lists.</p>`
+  ? ""
   : html`<ul id="designations">${d.designations.map((x) => html`<li><strong>${x.list.toUpperCase()}</strong> record ${x.recordId}: ${x.name}${x.programs.length > 0 ? ` (programmes ${x.programs.join(", ")})` : ""}${x.listedAt ? `, listed ${x.listedAt}` : ""}</li>`)}</ul>`}
+<table id="designation-checks"><caption>What each list could say of this company</caption><thead><tr><th scope="col">List</th><th scope="col">Result</th></tr></thead>
+<tbody>${d.designationChecks.map((c) => html`<tr data-list="${c.list}" data-status="${c.status}"><td>${c.list.toUpperCase()}</td><td>${CHECK_WORDS[c.status](c.asOf, c.companyDesignationsLoaded)}</td></tr>`)}</tbody></table>
 <h2>Fleet</h2>
 ${d.fleet.length === 0
   ? html`<p id="fleet-none">No ship tied to this company by a source that may be shown.</p>`
