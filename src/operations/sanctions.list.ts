@@ -73,7 +73,7 @@ export const sanctionsList = defineOperation({
     const coverage = listCoverage(state ?? { list: input.list, asOf: null, importedAt: null, active: 0, extract: false }, ctx.now, ctx.services.sanctions.staleAfterDays);
     // A list never loaded has no rows to give: an empty page would read as "no designated vessels". Screening answers the same.
     if (coverage.status === "missing") {
-      throw new AppError("sanctions_unavailable", `The ${SANCTIONS_LIST_NAMES[input.list]} list has not been loaded yet, so there are no rows to give: not an empty list. Not charged.`);
+      throw new AppError("sanctions_unavailable", `The sanctions list ${input.list} (${SANCTIONS_LIST_NAMES[input.list]}) has not been loaded yet, so there are no rows to give: not an empty list. Not charged.`);
     }
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
