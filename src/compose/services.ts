@@ -187,6 +187,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const baseUrl = config.baseUrl ?? `http://${config.host}:${config.port}`;
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl, log, options: options.webhooks });
   const alerts = new AlertDetection(webhookStore, clock, { baseUrl, log, options: options.alerts, onEmitted: () => webhooks.wake() });
+  const datasetLog = new SqlDatasetLog(store.db);
   const services: Services = {
     clock,
     sources,
@@ -236,6 +237,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     ? new DerivedFacts({
         store: services.derived,
         gates: new GateSet(waterways.waterways.map((w) => w.gate)),
+        portsVersion: async () => (await datasetLog.get("ports"))?.importedAt ?? null,
         now: () => clock.now(),
         alertsFor: (events) => alerts.portCallAlerts(events),
         onEmitted: () => webhooks.wake(),
@@ -255,7 +257,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     store,
     services,
     pipeline,
-    datasets: new SqlDatasetLog(store.db),
+    datasets: datasetLog,
     ingest,
     alerts,
     webhooks,
@@ -272,6 +274,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       await ingest.close();
       await identityLinker.drain();
       await derived?.idle();
+      derived?.close();
       await alerts.close();
       await webhooks.close();
       // Charges still held in memory (write-behind) reach the store before it closes.

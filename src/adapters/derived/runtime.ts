@@ -13,10 +13,18 @@ const PAGE = 5_000;
 const GATHER_MS = 200;
 /** Detector states kept in memory between pages (the rest are read back from the store). */
 const STATE_CACHE_MAX = 50_000;
+/** How soon a drain that found the port areas not loaded yet looks again. */
+const NOT_READY_RETRY_MS = 1_000;
 
 export interface DerivedFactsDeps {
   store: DerivedStore;
   gates: GateSet;
+  /**
+   * The version of the port areas' data (when the ports dataset was last imported, by any
+   * process), or null while it has never been imported. Read before every drain: a fix judged
+   * against missing ports would be "at sea" and its port call lost for good.
+   */
+  portsVersion(): Promise<number | null>;
   now(): number;
   /** Alerts the page's port-call events raise (followed vessels and ports); none when absent. */
   alertsFor?: (events: readonly PortCallEvent[]) => Promise<NewAlert[]>;
@@ -34,6 +42,8 @@ export interface DerivedFactsDeps {
 export class DerivedFacts {
   readonly #d: DerivedFactsDeps;
   #ports: Promise<PortAreaIndex> | null = null;
+  #portsVersion: number | null = null;
+  #retry: ReturnType<typeof setTimeout> | null = null;
   readonly #states = new Map<string, VesselDerivedState>();
   /** Drains run one at a time; wake-ups while one waits to start join it. */
   readonly #tasks: SerialTasks;
@@ -44,14 +54,24 @@ export class DerivedFacts {
     this.#tasks = new SerialTasks((e) => deps.onError?.(e));
   }
 
-  /** The port areas, read once from the reference store (re-read by `reloadPorts`). */
+  /** The port areas, read from the reference store and kept until the ports dataset's version changes. */
   ports(): Promise<PortAreaIndex> {
     this.#ports ??= this.#d.store.portPlaces().then((places) => new PortAreaIndex(places.map(portArea)));
     return this.#ports;
   }
 
-  reloadPorts(): void {
-    this.#ports = null;
+  /**
+   * The port areas of the data as it is now, or null while the ports were never imported.
+   * One indexed read per drain tells whether any process imported since the index was built.
+   */
+  async #currentPorts(): Promise<PortAreaIndex | null> {
+    const version = await this.#d.portsVersion();
+    if (version === null) return null;
+    if (version !== this.#portsVersion) {
+      this.#ports = null;
+      this.#portsVersion = version;
+    }
+    return this.ports();
   }
 
   /**
@@ -82,8 +102,23 @@ export class DerivedFacts {
   }
 
 
+  /** Stops the retry a drain without port data scheduled (the queue stays for the next start). */
+  close(): void {
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = null;
+  }
+
   async #drain(): Promise<void> {
-    const ports = await this.ports();
+    const ports = await this.#currentPorts();
+    if (ports === null) {
+      // Not one queue row is consumed without the ports: the import (here or in another process) is awaited.
+      this.#retry ??= setTimeout(() => {
+        this.#retry = null;
+        void this.poll();
+      }, NOT_READY_RETRY_MS);
+      this.#retry.unref();
+      return;
+    }
     for (;;) {
       const page = await this.#d.store.queued(PAGE);
       if (page.length === 0) return;
