@@ -11,7 +11,7 @@ const WaterwaySchema = WaterwayIdentitySchema.extend({
   counts: z.object({ asOf: z.string(), "24h": CountSchema, "7d": CountSchema, "30d": CountSchema }).nullable(),
   method: z.string(),
   version: z.string(),
-  confidence: ConfidenceSchema,
+  confidence: ConfidenceSchema.nullable(),
   inputs: InputsSchema,
 });
 

@@ -33,7 +33,7 @@ export const waterwaysTransits = defineOperation({
       series: z.array(CountSchema.extend({ date: z.string() })).nullable(),
       method: z.string(),
       version: z.string(),
-      confidence: ConfidenceSchema,
+      confidence: ConfidenceSchema.nullable(),
       inputs: InputsSchema,
     }),
   },

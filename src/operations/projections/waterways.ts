@@ -43,7 +43,8 @@ export const ConfidenceSchema = z.object({
   window: z.string(),
 });
 
-export const InputsSchema = z.object({ sources: z.array(z.string()), crossings: z.number().int(), unobserved: z.number().int(), gate: z.string() });
+/** `crossings` and `unobserved` are counts of the stations' data: null where a station behind them may not be shown. */
+export const InputsSchema = z.object({ sources: z.array(z.string()), crossings: z.number().int().nullable(), unobserved: z.number().int().nullable(), gate: z.string() });
 
 /** The source of a PortWatch chokepoint's name, point and id (config/sources.json); extra waterways are the service's own data. */
 export const PORTWATCH_SOURCE = "portwatch";
@@ -94,20 +95,32 @@ export async function gateFacts(ctx: OperationContext, visible: VisibleStations,
   return { transits, crossings, categories, covered, stations };
 }
 
-/** Confidence of a gate's counts over the window `gateFacts` was asked for, from coverage, step lengths and unobserved crossings. */
+/** The stations behind a gate's counts, coverage and confidence: every fact computed from them rests on all of them. */
+export function stationsOf(f: GateFacts, gateId: string): string[] {
+  return (f.stations.get(gateId) ?? []).map((s) => `station:${s}`);
+}
+
+/**
+ * Confidence of a gate's counts over the window `gateFacts` was asked for, from coverage, step
+ * lengths and unobserved crossings: computed from the stations' data, so shown only where
+ * every one of them may be (a coverage figure tells of a hidden station as a count does).
+ */
 export function confidenceOf(f: GateFacts, gateId: string, windowMs: number, windowName: string) {
   const list = f.crossings.get(gateId) ?? [];
   const observed = list.filter((c) => c.observed);
   const c = transitConfidence(f.covered.get(gateId) ?? 0, windowMs / HOUR, observed.map((x) => x.gapMs), observed.length, list.length - observed.length);
-  return { ...c, window: windowName };
+  return sourced("confidence", stationsOf(f, gateId), { ...c, window: windowName }, { whenWithheld: "null", leaf: true });
 }
 
+/** What the counts rest on: the stations (named, as withheld entries name them), their crossings (counted: shown as the counts are) and the gate. */
 export function inputsOf(f: GateFacts, w: Waterway) {
   const list = f.crossings.get(w.id) ?? [];
+  const sources = stationsOf(f, w.id);
+  const counted = (n: number) => sourced("inputs", sources, n, { whenWithheld: "null", leaf: true });
   return {
-    sources: (f.stations.get(w.id) ?? []).map((s) => `station:${s}`),
-    crossings: list.filter((c) => c.observed).length,
-    unobserved: list.filter((c) => !c.observed).length,
+    sources,
+    crossings: counted(list.filter((c) => c.observed).length),
+    unobserved: counted(list.filter((c) => !c.observed).length),
     gate: `gates.json ${w.gateStatus}`,
   };
 }

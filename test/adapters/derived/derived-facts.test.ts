@@ -180,6 +180,31 @@ describe("derived facts", () => {
         assert.equal((await api(other.key, "GET", "/api/v1/waterways/chokepoint99/transits")).status, 404);
       });
 
+      it("a commercial caller gets nothing computed from a shared station that withholds commercial use: no counts, no confidence, no crossings in inputs, each withheld naming it", async () => {
+        const nc = await stationFor(t, "pro", "shared-noncommercial");
+        await t.service.services.stations.updateStation(nc.id, { shared: true, redistribution: true, commercial: false });
+        t.service.ingest.directory.forget();
+        const start = t.clock.now() - 2 * 3_600_000;
+        const down = sailVoyage([{ sail: [1.2, 50.8], knots: 15 }], { mmsi: 235_200_003, stationId: nc.id, start, from: [2.0, 51.3] });
+        await ingest(nc.id, lines(down.fixes));
+        const commercial = await t.key("developer");
+        const r = await api(commercial.key, "GET", "/api/v1/waterways");
+        const dover = r.body.data.find((w: any) => w.id === "chokepoint9");
+        assert.ok(dover.inputs.sources.includes(`station:${nc.id}`), "the station is named as an input");
+        assert.deepEqual([dover.counts, dover.confidence, dover.inputs.crossings, dover.inputs.unobserved], [null, null, null, null], JSON.stringify(dover));
+        for (const section of ["counts", "confidence", "inputs"]) {
+          assert.ok(
+            r.body.withheld.some((w: any) => w.section === section && w.sources.includes(`station:${nc.id}`)),
+            `${section} withheld naming the station: ${JSON.stringify(r.body.withheld)}`,
+          );
+        }
+        const series = await api(commercial.key, "GET", "/api/v1/waterways/chokepoint9/transits?days=2");
+        assert.deepEqual([series.body.data.series, series.body.data.confidence, series.body.data.inputs.crossings], [null, null, null]);
+        // Its owner may use their own station's data commercially: everything is there.
+        const own = (await api(nc.key, "GET", "/api/v1/waterways")).body.data.find((w: any) => w.id === "chokepoint9");
+        assert.ok(own.counts !== null && own.confidence !== null && own.inputs.crossings >= 1, JSON.stringify(own));
+      });
+
       it("another account never sees a private station's port calls", async () => {
         const a = await stationFor(t, "pro", "private-maas");
         const other = await t.key("scale");

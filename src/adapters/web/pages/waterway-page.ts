@@ -46,7 +46,8 @@ ${range}
 <tbody>${series.map((s) => html`<tr><th scope="row">${s.date}</th>${directions.map((d) => html`<td>${s.byDirection[d] ?? 0}</td>`)}<td>${s.total}</td></tr>`)}</tbody></table></details>`;
 }
 
-function confidenceFacts(c: Confidence, inputs: Inputs): Html {
+function confidenceFacts(c: Confidence | null, inputs: Inputs): Html {
+  if (c === null) return facts([["Confidence", "Withheld (see below)"], ["Gate", inputs.gate]]);
   return facts([
     ["Confidence", `${c.level} (window ${c.window})`],
     ["Receiver coverage near the gate", `${Math.round(c.coverage * 100)} %`],
@@ -85,9 +86,9 @@ ${seriesSection(t, w.gate.directions)}
 ${facts([["Method", w.method], ["Version", w.version]])}
 <h3>Last 24 hours</h3>
 ${confidenceFacts(w.confidence, w.inputs)}
-<h3>The daily series (${t.confidence.window})</h3>
+<h3>The daily series (${t.confidence?.window ?? "30d"})</h3>
 ${confidenceFacts(t.confidence, t.inputs)}
-${withheldSection([...(w.counts === null ? list.withheld.filter((e) => e.section === "counts") : []), ...series.withheld], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${withheldSection([...(w.counts === null ? list.withheld.filter((e) => ["counts", "confidence", "inputs"].includes(e.section)) : []), ...series.withheld], v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
 ${sourcesSection([list, series])}`,
     };
   },
