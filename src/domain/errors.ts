@@ -59,7 +59,19 @@ export class AppError extends Error {
   get retryable(): boolean {
     return ERROR_CODES[this.code].retryable;
   }
+
+  /**
+   * Whether the failure is ours (a fault an operator must look at) rather than an answer:
+   * every 4xx is the client's, and `sanctions_unavailable` is the documented answer of a
+   * service whose lists are not loaded yet. A backing store out of reach, or anything
+   * unexpected, is a fault.
+   */
+  get fault(): boolean {
+    return FAULT_CODES.has(this.code);
+  }
 }
+
+const FAULT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["internal_error", "service_unavailable", "archive_unavailable"]);
 
 export function invalidParameter(param: string, rule: string): AppError {
   return new AppError("invalid_parameter", `Parameter \`${param}\`: ${rule}`, { param, rule });

@@ -68,7 +68,7 @@ describe("mds serve fetches the sanctions lists on its first start", () => {
 
   it("offline: it starts, names every missing list, says each fetch failed, and screening claims no clearance", async () => {
     const closed = "http://127.0.0.1:9/unreachable.csv";
-    const serve = new Serve({ DATA_DIR: dataDir, SANCTIONS_SOURCES: `ofac=${closed};uk=${closed};canada=${closed};new-zealand=${closed}` });
+    const serve = new Serve({ DATA_DIR: dataDir, LOG_LEVEL: "info", SANCTIONS_SOURCES: `ofac=${closed};uk=${closed};canada=${closed};new-zealand=${closed}` });
     try {
       const [, base] = await serve.until(/listening on (http:\S+)/);
       await serve.until(/sanctions: new-zealand FETCH FAILED/);
@@ -79,6 +79,12 @@ describe("mds serve fetches the sanctions lists on its first start", () => {
       assert.match(serve.out, /^sanctions: eu not fetched: no source: the eu list has no official machine-readable file; configure one in SANCTIONS_SOURCES; it stays MISSING/m);
       const r = await screen(base!, "9187629,9079169");
       assert.deepEqual([r.status, r.body.error?.code], [503, "sanctions_unavailable"]);
+      // The documented answer of a service without lists is logged as an answer, not as a fault: info, one line, no stack.
+      const [line] = await serve.until(/^\{.*"code":"sanctions_unavailable".*\}$/m);
+      const logged = JSON.parse(line) as Record<string, unknown>;
+      assert.deepEqual([logged["level"], logged["op"], logged["via"], logged["requestId"]], [30, "screen", "rest", r.body.error.requestId]);
+      assert.doesNotMatch(line, /stack/);
+      assert.doesNotMatch(serve.out, /"level":50/, "nothing logged at error level");
     } finally {
       await serve.stop();
     }

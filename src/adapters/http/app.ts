@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { logFailure } from "../shared/failure-log.ts";
 import { readFileSync } from "node:fs";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { AppError } from "../../domain/errors.ts";
@@ -128,7 +129,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
           result = failure(e, call.requestId);
         }
         const status = result.ok ? 200 : result.error.status;
-        if (!result.ok && status >= 500) req.log.error({ err: result.error.cause ?? result.error, op: op.id }, "operation failed");
+        if (!result.ok) logFailure(req.log, result.error, { op: op.id, requestId: req.id, via: "rest" });
         if (result.metering.denials.length > 0) req.log.debug({ op: op.id, denials: result.metering.denials }, "parts withheld by source rights");
         metrics.observe(op.id, status, result.metering.credits.cost, performance.now() - started);
         return sendResult(reply, op, call, result);

@@ -1,4 +1,5 @@
 import { hostHeaderValidation, originValidation } from "@modelcontextprotocol/fastify";
+import { logFailure } from "../shared/failure-log.ts";
 import {
   type AuthInfo,
   createMcpHandler,
@@ -86,7 +87,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     pipeline: options.pipeline,
     tools: buildToolSpecs(options.operations),
     rightsText: rightsDocument(options.sources),
-    onFailure: (op: Operation, err: unknown) => app.log.error({ err, op: op.id, via: "mcp" }, "operation failed"),
+    onFailure: (op: Operation, error: AppError, requestId: string) => logFailure(app.log, error, { op: op.id, requestId, via: "mcp" }),
   };
   const toolsByName = new Map(deps.tools.map((t) => [t.name, t]));
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) => buildMcpServer(deps, contextOf(authInfo));

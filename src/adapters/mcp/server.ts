@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../../package.json" with { type: "json" };
 import { execute, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
+import type { AppError } from "../../domain/errors.ts";
 import { PROMPTS } from "./prompts.ts";
 import { RIGHTS_URI } from "./rights-doc.ts";
 import { type CallContext, toCall, toolResult, type ToolResult } from "./tool-result.ts";
@@ -12,8 +13,8 @@ export interface McpServerDeps {
   tools: readonly ToolSpec[];
   /** The rights document; built once from the sources the service runs with. */
   rightsText: string;
-  /** Told about failures of ours (5xx), as the REST route logs them. */
-  onFailure?: (op: Operation, error: unknown) => void;
+  /** Told about every failed call, to log it as the REST route does. */
+  onFailure?: (op: Operation, error: AppError, requestId: string) => void;
 }
 
 const INSTRUCTIONS =
@@ -39,7 +40,7 @@ export async function runTool(deps: McpServerDeps, spec: ToolSpec, args: Record<
   }
   const call = toCall(spec, args, ctx);
   const result = await execute(deps.pipeline, spec.op, ctx.principal, call);
-  if (!result.ok && result.error.status >= 500) deps.onFailure?.(spec.op, result.error.cause ?? result.error);
+  if (!result.ok) deps.onFailure?.(spec.op, result.error, call.requestId);
   return toolResult(spec, call, result, ctx);
 }
 
