@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { withJobLock } from "../adapters/storage/job-lock.ts";
 import { type Logger, pino } from "pino";
 import { Ingest } from "../adapters/ingest/index.ts";
 import { IdentityLinker } from "../adapters/ingest/identity-linker.ts";
@@ -203,7 +204,13 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     companies: new SqlCompanyStore(store.db),
     inspections: new SqlInspectionStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
-    vessels: new SqlVesselStore(store.db, store.dialect, { shared: () => sharedStations.ids(), feeds: () => feedStations.ids(), own: (accountId) => ownStations.ids(accountId) }),
+    vessels: new SqlVesselStore(
+      store.db,
+      store.dialect,
+      { shared: () => sharedStations.ids(), feeds: () => feedStations.ids(), own: (accountId) => ownStations.ids(accountId) },
+      // The periodic refresh's lock (cli/serve.ts), waited for: an import links its version once the refresh in hand is done.
+      (run) => withJobLock(store, "registry-refresh", true, run),
+    ),
     search: new SqlSearchStore(store.db, store.dialect),
     tracks,
     archive,

@@ -113,6 +113,8 @@ export interface VesselStore {
   replaceFleet(source: string, records: readonly FleetImport[], seenAt: number): Promise<void>;
   /** Links what AIS static reports and the sanctions lists learned since the last refresh. */
   refresh(now: number): Promise<RegistryRefreshReport>;
+  /** Links every sanctions list whose latest version is not yet linked; returns the designations linked. */
+  linkSanctions(now: number): Promise<number>;
   /** Links at once what these stations' static reports said of these MMSIs (if it changed); returns the rows linked. */
   linkIdentities(keys: readonly { stationId: number; mmsi: number }[]): Promise<number>;
 }

@@ -3,6 +3,7 @@
  * list's next version (diff, delisting guard, history and events in one transaction).
  * The parsers live in ./sanctions/; this file only orchestrates.
  */
+import type { VesselStore } from "../../interfaces/vessels.ts";
 import { createHash } from "node:crypto";
 import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
 import type { Clock } from "../../interfaces/clock.ts";
@@ -31,6 +32,11 @@ export interface SanctionsImportDeps {
   clock: Clock;
   /** When given, the list's companies (designated ones, and ships' owners and "Linked To:") are replaced too. */
   companies?: CompanyStore;
+  /**
+   * When given, the new version is linked into the vessel registry as soon as it is stored, so
+   * every process's vessel answers know the listed ships at once, not at the next refresh.
+   */
+  vessels?: Pick<VesselStore, "linkSanctions">;
 }
 
 /** Per-list sources an operator configured (SANCTIONS_SOURCES), overriding the official ones. */
@@ -92,6 +98,7 @@ export async function importSanctionsFiles(
     const listed = await parseListedCompanies(list, [...files]);
     await deps.companies.replaceSource(list, companiesFromSanctions(list, designations, listed.companies, listed.people));
   }
+  await deps.vessels?.linkSanctions(deps.clock.now());
   return result;
 }
 

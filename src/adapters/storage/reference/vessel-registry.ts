@@ -123,7 +123,7 @@ export class SqlVesselRegistry extends SqlStore {
   }
 
   async refresh(now: number): Promise<RegistryRefreshReport> {
-    const sanctionsDesignations = await this.#refreshSanctions(now);
+    const sanctionsDesignations = await this.linkSanctions(now);
     const aisIdentities = await this.#refreshAis();
     // A refresh that linked many rows (the first one after a sanctions import, or a new station) changes the statistics.
     if (aisIdentities + sanctionsDesignations > 1_000) await this.#analyze();
@@ -131,7 +131,7 @@ export class SqlVesselRegistry extends SqlStore {
   }
 
   /** Re-links every list whose latest version is not the one linked last. */
-  async #refreshSanctions(now: number): Promise<number> {
+  async linkSanctions(now: number): Promise<number> {
     const lists = await this.db.selectFrom("sanctions_lists").select(["list", "version_id", "as_of"]).where("version_id", "is not", null).execute();
     let linked = 0;
     for (const l of lists) {

@@ -15,11 +15,17 @@ import { SqlVesselRegistry } from "./vessel-registry.ts";
 export class SqlVesselStore implements VesselStore {
   readonly #reads: SqlVesselReads;
   readonly #registry: SqlVesselRegistry;
+  readonly #exclusive: <T>(run: () => Promise<T>) => Promise<T | null>;
 
-  /** `stations`: where the caller's visible set comes from (own, shared and feed stations). */
-  constructor(db: Kysely<Database>, dialect: SqlDialect, stations: StationSets) {
+  /**
+   * `stations`: where the caller's visible set comes from (own, shared and feed stations).
+   * `exclusive`: runs a relink as the one relink of the registry among all processes (the
+   * lock the periodic refresh takes), so an import's link never races a refresh's.
+   */
+  constructor(db: Kysely<Database>, dialect: SqlDialect, stations: StationSets, exclusive: <T>(run: () => Promise<T>) => Promise<T | null> = (run) => run()) {
     this.#reads = new SqlVesselReads(db, dialect, stations);
     this.#registry = new SqlVesselRegistry(db, dialect);
+    this.#exclusive = exclusive;
   }
 
   visibleStations(accountId: string | null): Promise<number[]> {
@@ -60,6 +66,10 @@ export class SqlVesselStore implements VesselStore {
 
   refresh(now: number): Promise<RegistryRefreshReport> {
     return this.#registry.refresh(now);
+  }
+
+  async linkSanctions(now: number): Promise<number> {
+    return (await this.#exclusive(() => this.#registry.linkSanctions(now))) ?? 0;
   }
 
   linkIdentities(keys: readonly { stationId: number; mmsi: number }[]): Promise<number> {
