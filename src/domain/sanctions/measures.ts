@@ -85,10 +85,10 @@ function euAnnexBasis(recordId: string): LegalBasis | null {
   return { instrument: celexToAct(celex), provision: annex ? `Annex ${annex}` : null, url: eurLexUrl(celex) };
 }
 
-/** The FSF gives the regulation of each entry ("2017/1509 (OJ L...)" or "(EU) 2017/1509"), kept among the programmes. */
+/** The FSF names the act of each entry (`regulation/@numberTitle`, "2022/2423 (OJ L318)"), kept among the programmes; given as it is. */
 function euFsfBasis(programs: readonly string[]): LegalBasis | null {
   const title = programs.find((p) => /\b\d{1,4}\/\d{2,4}\b/.test(p));
-  return title ? { instrument: /regulation|decision/i.test(title) ? title : `Regulation ${title}`, provision: null, url: null } : null;
+  return title ? { instrument: title, provision: null, url: null } : null;
 }
 
 /** "... Section 11 of Executive Order 14024" / "EO 13599" in an OFAC remark. */

@@ -141,6 +141,8 @@ describe("EU consolidated financial sanctions list (FSF XML)", () => {
     assert.equal(d.listedAtField, "designationDate");
     assert.deepEqual(d.programs, ["PRK", "2022/2423 (OJ L318)"]);
     assert.match(d.sourceUrl, /CELEX:32022R2423/);
+    // The FSF is the asset-freeze list; its legal basis is the act the entry names, as named.
+    assert.deepEqual(d.measures, [{ type: "asset_freeze", text: "Asset freeze", legalBasis: { instrument: "2022/2423 (OJ L318)", provision: null, url: null } }]);
   });
 
   test("all EU files together", () => {
