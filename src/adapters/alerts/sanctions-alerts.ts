@@ -1,7 +1,7 @@
 import { type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
 import { formatId } from "../../domain/ids.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
-import { designationList } from "../../domain/sanctions/designation.ts";
+import { designationList, SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
 import { directMatch } from "../../domain/sanctions/matching.ts";
 import type { AccountStore } from "../../interfaces/accounts.ts";
 import type { AlertStore, Follow, SavedSearch } from "../../interfaces/alerts.ts";
@@ -77,7 +77,9 @@ export class SanctionsAlerts {
   /** `alert.saved_search`: a vessel newly listed matches one of the account's saved searches. */
   async #searchAlert(e: SanctionsEvent, search: SavedSearch): Promise<NewAlert> {
     const subject: AlertSubject = { kind: "vessel", imo: e.imos[0] ?? null, mmsi: e.mmsis[0] ?? null, unlocode: null, name: e.name || null };
-    const { list, listName } = designationList(e);
+    const { list } = designationList(e);
+    // The text names the family's list (its name says what it is; an EU annex's name repeats the programme).
+    const listName = SANCTIONS_LIST_NAMES[e.list];
     return newAlert(
       { accountId: search.accountId, type: "saved_search", occurredAt: e.createdAt, dedupeKey: `saved_search:${e.id}:${search.id}`, detail: { sanctionsEventId: e.id, savedSearchId: search.id, list: e.list } },
       {
@@ -100,7 +102,9 @@ export class SanctionsAlerts {
     const imo = follow.imo ?? e.imos[0] ?? null;
     const mmsi = follow.mmsi ?? e.mmsis[0] ?? null;
     const subject: AlertSubject = { kind: "vessel", imo, mmsi, unlocode: null, name: e.name || null };
-    const { list, listName } = designationList(e);
+    const { list } = designationList(e);
+    // The text names the family's list (its name says what it is; an EU annex's name repeats the programme).
+    const listName = SANCTIONS_LIST_NAMES[e.list];
     const program = e.program ? ` under ${e.program}` : "";
     return newAlert(
       { accountId, type: "sanctions", occurredAt: e.createdAt, dedupeKey: `sanctions:${e.id}:${accountId}`, detail: { sanctionsEventId: e.id, followId: follow.id, list: e.list } },
