@@ -1,4 +1,5 @@
 import type { Designation, SanctionsListKey } from "../domain/sanctions/designation.ts";
+import type { Measure } from "../domain/sanctions/measures.ts";
 import type { DelistingGuardOptions } from "../domain/sanctions/diff.ts";
 import type { SanctionsVersion, VersionCounts } from "../domain/sanctions/version.ts";
 
@@ -92,6 +93,8 @@ export interface StoredDesignation {
   /** Every IMO / MMSI the record carried while designated, current and former. */
   allImos: number[];
   allMmsis: number[];
+  /** The measures of its latest record, each with its legal basis. */
+  measures: Measure[];
 }
 
 /** A designation found by one of its identifiers. */
@@ -112,6 +115,8 @@ export interface SanctionsEvent {
   imos: number[];
   mmsis: number[];
   program: string | null;
+  /** The measures of the designation's record (as stored now), each with its legal basis. */
+  measures: Measure[];
   date: string;
   dateSource: "list" | "first_seen" | "absent";
   sourceId: string;

@@ -1,6 +1,6 @@
 import { AppError } from "../domain/errors.ts";
 import { z } from "zod";
-import { DesignationSchema, SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
+import { designationList, DesignationSchema, SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { ListCoverageSchema } from "./projections/designation-match.ts";
 import { listCoverage } from "../domain/sanctions/coverage.ts";
@@ -20,7 +20,10 @@ const sanctionsListParam = z.string().transform((v, ctx) => {
   return key as SanctionsListKey;
 });
 
-const SanctionsListRowSchema = DesignationSchema.pick({
+const SanctionsListRowSchema = z.object({
+  list: z.string().describe("The list the vessel is on, e.g. `ofac_sdn`; the path's key names its family."),
+  listName: z.string(),
+}).extend(DesignationSchema.pick({
   recordId: true,
   name: true,
   aliases: true,
@@ -32,7 +35,7 @@ const SanctionsListRowSchema = DesignationSchema.pick({
   program: true,
   measures: true,
   listedAt: true,
-}).extend({
+}).shape).extend({
   firstSeenAt: z.string(),
   sourceUrl: DesignationSchema.shape.sourceUrl,
 });
@@ -91,6 +94,7 @@ export const sanctionsList = defineOperation({
           "designations",
           [input.list],
           {
+            ...designationList(d),
             recordId: d.recordId,
             name: r.name,
             aliases: r.aliases,
@@ -100,7 +104,7 @@ export const sanctionsList = defineOperation({
             flag: r.flag,
             vesselType: r.vesselType,
             program: r.program,
-            // Every measure the list imposes on the vessel (a vessel can be designated under several).
+            // Every measure the list imposes on the vessel (a vessel can be designated under several), with its legal basis.
             measures: r.measures,
             ...listingDates(d),
             sourceUrl: r.sourceUrl,

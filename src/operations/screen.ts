@@ -101,8 +101,9 @@ export const screen = defineOperation({
   summary: "Screen vessels against sanctions lists by IMO or MMSI",
   description:
     "Up to 50 vessels (checksum-valid IMO numbers or mmsi- identifiers) against the OFAC, UK, Canadian, EU and New Zealand lists: the active and past " +
-    "designations carrying each identifier. Identifier-only: names are never matched, and no match is not a clearance. `sanctioned: false` is a clearance " +
-    "only where `certainty` is `clear`; `incomplete` means a requested list was an extract, never loaded, or withheld (see `listsChecked`). 1 credit per vessel.",
+    "designations carrying each identifier. Each designation names the list it is on (`list`, e.g. `ofac_sdn`; `family` is the key `lists` takes) and its " +
+    "`measures` (asset freeze, port-access ban, ...) with each measure's legal basis. Identifier-only: names are never matched, and no match is not a clearance. " +
+    "`sanctioned: false` is a clearance only where `certainty` is `clear`; `incomplete` means a requested list was an extract, never loaded, or withheld (see `listsChecked`). 1 credit per vessel.",
   auth: "key",
   input: z.strictObject({
     ids: idsParam.describe(

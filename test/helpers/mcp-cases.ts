@@ -13,7 +13,7 @@ import { billingPeriod } from "../../src/operations/billing-period.ts";
 import { encodeCursor } from "../../src/operations/params.ts";
 import type { TestService } from "./service.ts";
 import { positionLine, staticLines } from "./ingest.ts";
-import { CANADA_POST, EU_AMENDMENT, EU_CONSOLIDATED, importFile, importUkCsv, OFAC_2024_05_03 } from "./sanctions.ts";
+import { CANADA_POST, EU_AMENDMENT, EU_CONSOLIDATED, EU_LIBYA_AVAX, importFile, importUkCsv, OFAC_2024_05_03 } from "./sanctions.ts";
 
 export interface Fixtures {
   /** A port whose coordinates come from a source not cleared for the API. */
@@ -56,7 +56,8 @@ export function sourcesWithoutUk(): string {
 export async function prepareFixtures(t: TestService): Promise<Fixtures> {
   await importFile(t, "ofac", [OFAC_2024_05_03], { asOf: "2024-05-03" });
   await importUkCsv(t, { asOf: "2026-04-29" });
-  await importFile(t, "eu", [EU_CONSOLIDATED, EU_AMENDMENT], { asOf: "2026-07-24" });
+  // With AVAX (Reg. 2016/44 Annex V): one entry under two measures, each with its legal basis.
+  await importFile(t, "eu", [EU_CONSOLIDATED, EU_AMENDMENT, EU_LIBYA_AVAX], { asOf: "2026-07-24" });
   await importFile(t, "canada", [CANADA_POST], { asOf: "2026-09-03" });
   const s = t.service.services;
   const ports = await s.ports.list({ country: "US", limit: 100_000 });
@@ -128,6 +129,7 @@ export const CASES: Case[] = [
   { tool: "list_sanctioned_vessels", name: "a forged cursor", plan: "scale", args: () => ({ list: "ofac", cursor: "bm9wZQ" }), expect: "invalid_parameter" },
 
   { tool: "screen_vessels", name: "listed, UK-only (withheld) and unlisted vessels", plan: "growth", args: (fx) => ({ ids: `${fx.ofacImos[0]},${fx.ukOnlyImo},9074729` }), expect: "ok", withheld: true },
+  { tool: "screen_vessels", name: "an EU annex entry under two measures, with their legal basis (AVAX)", plan: "growth", args: () => ({ ids: "9058713", lists: "eu" }), expect: "ok" },
   { tool: "screen_vessels", name: "ids as an array", plan: "growth", args: (fx) => ({ ids: fx.ofacImos.slice(0, 4).map(String) }), expect: "ok" },
   { tool: "screen_vessels", name: "a bad IMO check digit", plan: "growth", args: () => ({ ids: "9074728" }), expect: "invalid_parameter" },
   { tool: "screen_vessels", name: "51 vessels", plan: "growth", args: (fx) => ({ ids: fx.ofacImos.slice(0, 51).join(",") }), expect: "invalid_parameter" },

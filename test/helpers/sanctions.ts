@@ -12,6 +12,8 @@ export { fixture, fixturePath, ofacChanges, ofacCsvBefore, reassembleUkCsv } fro
 export const OFAC_2024_05_03 = fixturePath("ofac", "sdn_csv_vessel_rows_2024-05-03.csv");
 export const EU_CONSOLIDATED = fixturePath("eu", "annex_xlii_vessels_consolidated_02014R0833-20260717.csv");
 export const EU_AMENDMENT = fixturePath("eu", "annex_xlii_vessels_amendment_32026R1848.csv");
+/** AVAX (IMO 9058713), added to Annex V of Reg. (EU) 2016/44 (Libya) by Implementing Reg. 2026/1941 under two measures. */
+export const EU_LIBYA_AVAX = fixturePath("eu", "libya_annex_v_amendment_32026R1941.csv");
 export const CANADA_PRE = fixturePath("canada", "sema-lmes_pre-2026-08-25_tags_excerpt.xml");
 export const CANADA_POST = fixturePath("canada", "sema-lmes_post-2026-08-25_bilingual_tags_excerpt.xml");
 export const UK_XML = fixturePath("uk", "uk_sanctions_list_xml_ship_fragments.xml");

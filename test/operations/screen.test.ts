@@ -70,17 +70,25 @@ for (const engine of ENGINES) {
       assert.equal(tango.imo, 9292058);
       assert.equal(tango.sanctioned, true);
       assert.deepEqual(
-        tango.activeDesignations.map((d: any) => [d.list, d.recordId, d.matchedOn]),
+        tango.activeDesignations.map((d: any) => [d.list, d.family, d.recordId, d.matchedOn]),
         [
-          ["uk", "RUS3024", "imo"],
-          ["eu", "32014R0833/XLII/414", "imo"],
+          ["uk_sanctions_list", "uk", "RUS3024", "imo"],
+          ["eu_32014r0833_annex_xlii", "eu", "32014R0833/XLII/414", "imo"],
         ],
       );
       assert.ok(tango.activeDesignations.every((d: any) => /^\d{4}-\d{2}-\d{2}$/.test(d.listedAt) && d.delistedAt === null));
       assert.deepEqual([artavil.imo, artavil.mmsi, artavil.name], [null, 572469210, "ARTAVIL"]);
       assert.deepEqual(
-        artavil.activeDesignations.map((d: any) => [d.list, d.recordId, d.matchedOn, d.program, d.sourceUrl]),
-        [["ofac", "15036", "mmsi", "IRAN", "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=15036"]],
+        artavil.activeDesignations.map((d: any) => [d.list, d.family, d.recordId, d.matchedOn, d.program, d.sourceUrl]),
+        [["ofac_sdn", "ofac", "15036", "mmsi", "IRAN", "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=15036"]],
+      );
+      // The designation names the list it is on (spec 2.7: `ofac_sdn`), and what it imposes.
+      assert.deepEqual(
+        artavil.activeDesignations[0].measures.map((m: any) => [m.type, m.text]),
+        [
+          ["asset_freeze", "Block (programme IRAN)"],
+          ["secondary_sanctions_risk", "Additional Sanctions Information - Subject to Secondary Sanctions"],
+        ],
       );
       assert.match(r.body.method, /Identifier-only/);
       assert.match(r.body.method, /not a clearance/);
@@ -140,7 +148,7 @@ for (const engine of ENGINES) {
     it("`lists` narrows the lists screened; new-zealand is accepted", async () => {
       const r = await get(t, "/api/v1/screen?ids=9292058&lists=UK,new-zealand", key);
       assert.deepEqual(
-        r.body.data[0].activeDesignations.map((d: any) => d.list),
+        r.body.data[0].activeDesignations.map((d: any) => d.family),
         ["uk"],
       );
       assert.deepEqual(
@@ -202,6 +210,8 @@ for (const engine of ENGINES) {
       assert.equal(r.body.asOf, "2024-05-03");
       const artavil = r.body.data.find((d: any) => d.recordId === "15036");
       assert.deepEqual(artavil, {
+        list: "ofac_sdn",
+        listName: "OFAC Specially Designated Nationals and Blocked Persons List (SDN)",
         recordId: "15036",
         name: "ARTAVIL",
         aliases: [],
@@ -211,7 +221,10 @@ for (const engine of ENGINES) {
         flag: "Iran",
         vesselType: "Crude/Oil Products Tanker",
         program: "IRAN",
-        measures: ["Additional Sanctions Information - Subject to Secondary Sanctions"],
+        measures: [
+          { type: "asset_freeze", text: "Block (programme IRAN)", legalBasis: null },
+          { type: "secondary_sanctions_risk", text: "Additional Sanctions Information - Subject to Secondary Sanctions", legalBasis: null },
+        ],
         listedAt: null,
         firstSeenAt: artavil.firstSeenAt,
         sourceUrl: "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=15036",
@@ -271,7 +284,7 @@ for (const engine of ENGINES) {
       const r = await get(t, `/api/v1/screen?ids=9292058,${ukOnly}`, key);
       const [tango, only] = r.body.data;
       assert.deepEqual(
-        tango.activeDesignations.map((d: any) => d.list),
+        tango.activeDesignations.map((d: any) => d.family),
         ["eu"],
       );
       // TANGO is designated on a list the caller sees: sanctioned. The UK-only vessel is not on any

@@ -130,7 +130,7 @@ for (const engine of ENGINES) {
       const known = await sql().selectFrom("vessel_emissions").select("imo").where("imo", "=", ukOnly).executeTakeFirst();
       const r = await page(ukOnly);
       assert.equal(r.status, 200);
-      assert.ok(!r.body.data.sanctions.some((d: { list: string }) => d.list === "uk"));
+      assert.ok(!r.body.data.sanctions.some((d: { family: string }) => d.family === "uk"));
       const entry = r.body.withheld.find((w: { section: string }) => w.section === "sanctions");
       assert.deepEqual(entry.sources, ["uk"]);
       assert.ok(entry.rows >= 1);

@@ -1,7 +1,7 @@
 import { type AlertSubject, vesselLabel } from "../../domain/alerts/payload.ts";
 import { formatId } from "../../domain/ids.ts";
 import type { SourceRegistry } from "../../domain/rights/source.ts";
-import { SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
+import { designationList, SANCTIONS_LIST_NAMES } from "../../domain/sanctions/designation.ts";
 import { directMatch } from "../../domain/sanctions/matching.ts";
 import type { AccountStore } from "../../interfaces/accounts.ts";
 import type { AlertStore, Follow, SavedSearch } from "../../interfaces/alerts.ts";
@@ -77,7 +77,9 @@ export class SanctionsAlerts {
   /** `alert.saved_search`: a vessel newly listed matches one of the account's saved searches. */
   async #searchAlert(e: SanctionsEvent, search: SavedSearch): Promise<NewAlert> {
     const subject: AlertSubject = { kind: "vessel", imo: e.imos[0] ?? null, mmsi: e.mmsis[0] ?? null, unlocode: null, name: e.name || null };
-    const listName = SANCTIONS_LIST_NAMES[e.list] ?? e.list;
+    const { list } = designationList(e);
+    // The text names the family's list (its name says what it is; an EU annex's name repeats the programme).
+    const listName = SANCTIONS_LIST_NAMES[e.list];
     return newAlert(
       { accountId: search.accountId, type: "saved_search", occurredAt: e.createdAt, dedupeKey: `saved_search:${e.id}:${search.id}`, detail: { sanctionsEventId: e.id, savedSearchId: search.id, list: e.list } },
       {
@@ -86,7 +88,7 @@ export class SanctionsAlerts {
         followId: null,
         zone: null,
         savedSearch: { id: formatId("search", search.id), name: search.name },
-        factBase: { t: "saved_search", match: "sanctions_listing", search: search.q, list: e.list, program: e.program, sourceId: e.sourceId },
+        factBase: { t: "saved_search", match: "sanctions_listing", search: search.q, ...listingFact(e, list) },
         factSources: [e.sourceId],
         text: `${vesselLabel(subject)}, newly listed on the ${listName}, matches your saved search ${search.name}.`,
         parts: [],
@@ -100,7 +102,9 @@ export class SanctionsAlerts {
     const imo = follow.imo ?? e.imos[0] ?? null;
     const mmsi = follow.mmsi ?? e.mmsis[0] ?? null;
     const subject: AlertSubject = { kind: "vessel", imo, mmsi, unlocode: null, name: e.name || null };
-    const listName = SANCTIONS_LIST_NAMES[e.list] ?? e.list;
+    const { list } = designationList(e);
+    // The text names the family's list (its name says what it is; an EU annex's name repeats the programme).
+    const listName = SANCTIONS_LIST_NAMES[e.list];
     const program = e.program ? ` under ${e.program}` : "";
     return newAlert(
       { accountId, type: "sanctions", occurredAt: e.createdAt, dedupeKey: `sanctions:${e.id}:${accountId}`, detail: { sanctionsEventId: e.id, followId: follow.id, list: e.list } },
@@ -110,7 +114,7 @@ export class SanctionsAlerts {
         followId: formatId("follow", follow.id),
         zone: null,
         savedSearch: null,
-        factBase: { t: "sanctions", action: e.action, list: e.list, program: e.program, sourceId: e.sourceId },
+        factBase: { t: "sanctions", action: e.action, ...listingFact(e, list) },
         factSources: [e.sourceId],
         text: `${vesselLabel(subject)} was listed on the ${listName}${program}.`,
         parts: [],
@@ -118,6 +122,15 @@ export class SanctionsAlerts {
       { sources: this.#d.sources, rights: { commercialUse: await commercialUse(this.#d.accounts, accountId) }, baseUrl: this.#d.baseUrl },
     );
   }
+}
+
+/**
+ * What a listing says, in both alert kinds: the list the vessel is on (`ofac_sdn`), its family
+ * (`ofac`, the key of /sanctions/{list}), the programme, the measures with their legal basis,
+ * and the source whose rights the fact rests on.
+ */
+function listingFact(e: SanctionsEvent, list: string) {
+  return { list, family: e.list, program: e.program, measures: e.measures, sourceId: e.sourceId };
 }
 
 function followMatches(f: Follow, e: SanctionsEvent): boolean {

@@ -74,7 +74,7 @@ export const PROMPTS: PromptSpec[] = [
               args: { ids: id },
               call: "(and the IMO or MMSI from get_vessel if it gave the other identifier)",
               check:
-                "active and past designations on the OFAC, UK, EU, Canadian and New Zealand lists. Matching is by identifier only: no match is not a clearance. Check `coverage` for how current each list is.",
+                "active and past designations on the OFAC, UK, EU, Canadian and New Zealand lists: the list each is on (`list`, e.g. ofac_sdn; `family` is the key of `lists`) and its `measures` (asset freeze, port-access or transport ban...) with their legal basis. Matching is by identifier only: no match is not a clearance. Check `coverage` for how current each list is.",
             },
             { tool: "get_company", call: "for each company of get_vessel (registered owner, manager, operator)", check: "the legal entity and its fleet; are the company or other vessels of its fleet designated?" },
             { tool: "get_vessel_track", args: { id, hours: 168 }, check: "AIS gaps (long silences), jumps in position, loitering at sea, and where the vessel has been." },

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { isValidImo, parseMmsi } from "../identifiers.ts";
 import { flagToIso2 } from "./flags.ts";
+import { celexToAct, deriveMeasures, MeasureSchema, readMeasures } from "./measures.ts";
 
 export const SANCTIONS_LISTS = ["ofac", "uk", "eu", "canada", "new-zealand"] as const;
 export type SanctionsListKey = (typeof SANCTIONS_LISTS)[number];
@@ -17,6 +18,36 @@ export const SANCTIONS_LIST_NAMES: Record<SanctionsListKey, string> = {
   canada: "Consolidated Canadian Autonomous Sanctions List (SEMA/JVCFOA)",
   "new-zealand": "New Zealand Russia Sanctions Register (MFAT), Ships",
 };
+
+/**
+ * The list a designation is on, as designations name it (`ofac_sdn`, spec 2.7). The family
+ * keys above name where the service reads them from (the path of /sanctions/{list}, the
+ * `lists=` filter of screening, the rights' source ids); a family can publish several lists.
+ */
+export const SANCTIONS_LIST_IDS: Record<Exclude<SanctionsListKey, "eu">, string> = {
+  ofac: "ofac_sdn",
+  uk: "uk_sanctions_list",
+  canada: "canada_sema",
+  "new-zealand": "nz_russia_sanctions_register",
+};
+
+/** The EU consolidated financial sanctions list, for the few ships it holds. */
+export const EU_FSF_LIST_ID = "eu_fsf";
+
+/**
+ * The list one designation is on, and that list's name. The EU's vessel lists are the annexes
+ * of its regulations: an annex entry (record id `<CELEX>/<annex>/<entry>`) is on
+ * `eu_<celex>_annex_<annex>` (lower case, dots as underscores), e.g. `eu_32014r0833_annex_xlii`
+ * "Regulation (EU) No 833/2014, Annex XLII"; an FSF entry (`FSF/...`) on `eu_fsf`.
+ */
+export function designationList(d: { list: SanctionsListKey; recordId: string }): { list: string; listName: string } {
+  if (d.list !== "eu") return { list: SANCTIONS_LIST_IDS[d.list], listName: SANCTIONS_LIST_NAMES[d.list] };
+  if (d.recordId.startsWith("FSF/")) return { list: EU_FSF_LIST_ID, listName: "EU Consolidated Financial Sanctions List (FSF)" };
+  const [celex = "", annex = ""] = d.recordId.split("/");
+  if (!/^3\d{4}[RLD]\d{4}$/.test(celex)) return { list: "eu", listName: SANCTIONS_LIST_NAMES.eu };
+  const id = ["eu", celex, ...(annex ? ["annex", annex] : [])].join("_").toLowerCase().replace(/[^a-z0-9_]+/g, "_");
+  return { list: id, listName: annex ? `${celexToAct(celex)}, Annex ${annex}` : celexToAct(celex) };
+}
 
 export function isSanctionsListKey(value: string): value is SanctionsListKey {
   return (SANCTIONS_LISTS as readonly string[]).includes(value);
@@ -65,8 +96,12 @@ export const DesignationSchema = z.object({
   /** Current owners, operators or controlling parties (OFAC "Linked To", UK owner/operator). */
   owners: z.array(z.string()),
   previousOwners: z.array(z.string()),
-  /** Measures imposed (UK "Sanctions Imposed", EU measure, NZ ban flags). */
-  measures: z.array(z.string()),
+  /**
+   * Measures imposed, each with its legal basis (UK "Sanctions Imposed", EU measure, NZ ban
+   * flags, OFAC blocking and remarks): see measures.ts. Stored records from before measures
+   * were objects hold plain texts; readStoredDesignation upgrades them.
+   */
+  measures: z.array(MeasureSchema),
   /** Grounds or statement of reasons. */
   reason: z.string().nullable(),
   /** Other published information that does not fit a field above. */
@@ -99,7 +134,9 @@ export class SanctionsParseError extends Error {
   }
 }
 
-export type DesignationInput = Partial<Omit<Designation, "list" | "listName" | "recordId" | "name" | "sourceUrl">> & {
+export type DesignationInput = Partial<Omit<Designation, "list" | "listName" | "recordId" | "name" | "sourceUrl" | "measures">> & {
+  /** The measure texts the publication gives, in its own words; makeDesignation derives the measures from them. */
+  measures?: readonly string[];
   list: SanctionsListKey;
   recordId: string;
   name: string;
@@ -133,12 +170,13 @@ export function makeDesignation(input: DesignationInput): Designation {
   const flag = clean(fields.flag);
   const aliases = uniqueStrings(fields.aliases ?? []).filter((a) => a.toLowerCase() !== name.toLowerCase());
   const formerNames = uniqueStrings(fields.formerNames ?? []).filter((a) => a.toLowerCase() !== name.toLowerCase());
+  const recordId = fields.recordId.trim();
   return {
     list: fields.list,
     listName: SANCTIONS_LIST_NAMES[fields.list],
     program: fields.program !== undefined ? clean(fields.program) : programs.length > 0 ? programs.join("; ") : null,
     programs,
-    recordId: fields.recordId.trim(),
+    recordId,
     name,
     aliases,
     formerNames,
@@ -155,7 +193,7 @@ export function makeDesignation(input: DesignationInput): Designation {
     yearBuilt: fields.yearBuilt ?? null,
     owners: uniqueStrings(fields.owners ?? []),
     previousOwners: uniqueStrings(fields.previousOwners ?? []),
-    measures: uniqueStrings(fields.measures ?? []),
+    measures: deriveMeasures({ list: fields.list, recordId, programs }, uniqueStrings(fields.measures ?? [])),
     reason: clean(fields.reason),
     remarks: clean(fields.remarks),
     externalIds: uniqueExternalIds(fields.externalIds ?? []),
@@ -167,6 +205,16 @@ export function makeDesignation(input: DesignationInput): Designation {
     deletionReason: clean(fields.deletionReason),
     sourceUrl: fields.sourceUrl,
   };
+}
+
+/**
+ * A designation as stored (the JSON of its latest record). Records stored before measures
+ * were objects carry their measure texts; they are derived as an import derives them, so the
+ * record reads, and diffs, as a fresh import of the same publication would.
+ */
+export function readStoredDesignation(json: string): Designation {
+  const raw = JSON.parse(json) as Designation;
+  return { ...raw, measures: readMeasures(raw, raw.measures as unknown) };
 }
 
 /**

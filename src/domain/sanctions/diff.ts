@@ -4,6 +4,7 @@
  * so they are compared as attributes of a record, never used as its key.
  */
 import type { Designation, SanctionsListKey } from "./designation.ts";
+import { measureKey } from "./measures.ts";
 
 /** Fields whose change a compliance user is told about. */
 export const TRACKED_FIELDS = [
@@ -110,7 +111,8 @@ function changedFields(p: Designation, c: Designation): TrackedField[] {
     program: !sameStrings(programTerms(p), programTerms(c)),
     vesselType: (p.vesselType ?? "") !== (c.vesselType ?? ""),
     owners: !sameStrings(p.owners, c.owners),
-    measures: !sameStrings(p.measures, c.measures),
+    // Words and legal basis, not the shape: a record stored as plain texts reads as objects (readStoredDesignation).
+    measures: !sameStrings(p.measures.map(measureKey), c.measures.map(measureKey)),
     listedAt: p.listedAt !== c.listedAt,
   };
   return TRACKED_FIELDS.filter((f) => differs[f]);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { formatVesselId, type VesselId } from "../../domain/identifiers.ts";
 import { sourced } from "../../domain/rights/sourced.ts";
-import { SANCTIONS_LIST_NAMES, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
+import { designationList, SANCTIONS_LISTS, type SanctionsListKey } from "../../domain/sanctions/designation.ts";
+import { MeasureSchema } from "../../domain/sanctions/measures.ts";
 import { type DesignationMatch, linkedMmsisOf, listingDates, matchVessel } from "../../domain/sanctions/matching.ts";
 import type { IdentifierHit, SanctionsListState, SanctionsStore } from "../../interfaces/sanctions.ts";
 
@@ -9,11 +10,13 @@ export type Match = DesignationMatch<IdentifierHit>;
 
 /** What every answer says of a designation it found (screening, the vessel page), in this order; each adds its own fields. */
 export const DESIGNATION_FOUND_FIELDS = {
-  list: z.string(),
+  list: z.string().describe("The list the designation is on, e.g. `ofac_sdn` (docs/sanctions.md names them all)."),
+  family: z.enum(SANCTIONS_LISTS).describe("The key of the list's family, as in `/sanctions/{list}` and `lists=`: ofac, uk, eu, canada, new-zealand."),
   listName: z.string(),
   recordId: z.string(),
   name: z.string(),
   program: z.string().nullable(),
+  measures: z.array(MeasureSchema).describe("What the designation imposes (asset freeze, port-access ban...), each in the list's words with its legal basis; empty when the list states none."),
   listedAt: z.string().nullable(),
   firstSeenAt: z.string(),
   delistedAt: z.string().nullable(),
@@ -64,12 +67,15 @@ function group<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, 
 
 /** What every view of a designation starts with: which list, which record, and its dates. */
 function designationCore(hit: Match["hit"]) {
+  const { list, listName } = designationList(hit);
   return {
-    list: hit.list,
-    listName: SANCTIONS_LIST_NAMES[hit.list],
+    list,
+    family: hit.list,
+    listName,
     recordId: hit.recordId,
     name: hit.name,
     program: hit.program,
+    measures: hit.measures,
     ...listingDates(hit),
     delistedAt: hit.delistedAt,
   };

@@ -235,7 +235,16 @@ describe("alerts end to end", () => {
         assert.equal(alert.derived, false);
         assert.deepEqual([alert.subject.imo, alert.subject.name, alert.subject.ref], [9396854, "MARLIN", "9396854"]);
         assert.match(alert.follow_id, /^follow_\d+$/);
-        assert.deepEqual(alert.fact, { t: "sanctions", action: "listed", list: "ofac", program: alert.fact.program, sourceId: "ofac" });
+        // The list the vessel is on, its family (the rights' source), and what the listing imposes, with its legal basis.
+        assert.deepEqual(alert.fact, {
+          t: "sanctions",
+          action: "listed",
+          list: "ofac_sdn",
+          family: "ofac",
+          program: "PEESA-EO14039",
+          measures: [{ type: "asset_freeze", text: "Block (programme PEESA-EO14039)", legalBasis: { instrument: "Executive Order 14039", provision: null, url: null } }],
+          sourceId: "ofac",
+        });
         assert.match(alert.text, /MARLIN \(IMO 9396854\) was listed on the OFAC/);
         assert.deepEqual(alert.sources.map((s: { id: string }) => s.id), ["ofac"]);
         assert.deepEqual(alert.withheld, []);

@@ -57,7 +57,17 @@ describe("alert.saved_search end to end", () => {
     assert.deepEqual(alert.saved_search, { id: search.body.data.id, name: "Marlins" });
     assert.match(alert.links.saved_search, new RegExp(`/api/v1/account/saved-searches/${search.body.data.id}$`));
     assert.deepEqual([alert.subject.imo, alert.subject.name], [9396854, "MARLIN"]);
-    assert.deepEqual(alert.fact, { t: "saved_search", match: "sanctions_listing", search: "marlin", list: "ofac", program: alert.fact.program, sourceId: "ofac" });
+    assert.deepEqual(alert.fact, {
+      t: "saved_search",
+      match: "sanctions_listing",
+      search: "marlin",
+      list: "ofac_sdn",
+      family: "ofac",
+      program: alert.fact.program,
+      measures: alert.fact.measures,
+      sourceId: "ofac",
+    });
+    assert.equal(alert.fact.measures[0].type, "asset_freeze");
     assert.match(alert.text, /MARLIN \(IMO 9396854\), newly listed on the OFAC.*matches your saved search Marlins/);
   });
 });

@@ -54,7 +54,7 @@ for (const engine of ENGINES) {
       assert.equal(results.length, imos.length + mmsis.length);
       for (const res of results) {
         assert.equal(res.sanctioned, true, res.query);
-        assert.ok(res.activeDesignations.every((d: any) => d.list === "ofac" && d.listedAt === null && typeof d.firstSeenAt === "string"));
+        assert.ok(res.activeDesignations.every((d: any) => d.list === "ofac_sdn" && d.family === "ofac" && d.listedAt === null && typeof d.firstSeenAt === "string"));
       }
       console.warn(`# ofac: ${r.records} vessels, ${imos.length} distinct IMOs and ${mmsis.length} MMSIs all matched`);
     });

@@ -20,6 +20,7 @@ import {
   splitImoValue,
   uniqueStrings,
 } from "../../../domain/sanctions/designation.ts";
+import { celexToAct, eurLexUrl, measureKey } from "../../../domain/sanctions/measures.ts";
 import {
   attr,
   child,
@@ -54,19 +55,7 @@ export type EuParseOptions = ParseOptions & {
   fsfVesselReferences?: readonly string[];
 };
 
-/** "32014R0833" -> "Regulation (EU) No 833/2014"; numbering changed style in 2015. */
-export function celexToAct(celex: string): string {
-  const m = /^3(\d{4})([RLD])(\d{4})$/.exec(celex.trim());
-  if (!m) return celex.trim();
-  const year = Number(m[1]);
-  const number = Number(m[3]);
-  const kind = m[2] === "R" ? "Regulation" : m[2] === "D" ? "Decision" : "Directive";
-  return year >= 2015 ? `${kind} (EU) ${year}/${number}` : `${kind} (EU) No ${number}/${year}`;
-}
-
-export function eurLexUrl(celex: string): string {
-  return `https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:${encodeURIComponent(celex.trim())}`;
-}
+export { celexToAct, eurLexUrl };
 
 /**
  * Splits trailing parentheses off an annex name: "STORMBRINGER (ex KRITI VIGOR)"
@@ -179,16 +168,16 @@ function mergeEntries(rows: readonly Designation[]): Designation[] {
   for (const d of rows) byRecord.set(d.recordId, [...(byRecord.get(d.recordId) ?? []), d]);
   return [...byRecord.values()].map((group) => {
     const [first, ...rest] = group as [Designation, ...Designation[]];
-    const measures = uniqueStrings(group.flatMap((d) => d.measures));
+    const measures = group.flatMap((d) => d.measures).filter((m, i, all) => all.findIndex((o) => measureKey(o) === measureKey(m)) === i);
     if (rest.length === 0 || measures.length <= first.measures.length) return first;
     const reasonOf = new Map<string, string>();
-    for (const d of group) for (const m of d.measures) if (d.reason && !reasonOf.has(m)) reasonOf.set(m, d.reason);
-    const reasons = uniqueStrings(measures.map((m) => reasonOf.get(m)));
+    for (const d of group) for (const m of d.measures) if (d.reason && !reasonOf.has(m.text)) reasonOf.set(m.text, d.reason);
+    const reasons = uniqueStrings(measures.map((m) => reasonOf.get(m.text)));
     const dates = group.map((d) => d.listedAt).filter((x): x is string => x !== null).sort();
     return {
       ...first,
       measures,
-      reason: reasons.length > 1 ? measures.filter((m) => reasonOf.has(m)).map((m) => `${m}: ${reasonOf.get(m)}`).join(" | ") : first.reason,
+      reason: reasons.length > 1 ? measures.filter((m) => reasonOf.has(m.text)).map((m) => `${m.text}: ${reasonOf.get(m.text)}`).join(" | ") : first.reason,
       // The entry is listed from its earliest measure.
       listedAt: dates[0] ?? first.listedAt,
       programs: uniqueStrings(group.flatMap((d) => d.programs)),

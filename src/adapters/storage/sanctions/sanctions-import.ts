@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Transaction } from "kysely";
-import type { Designation } from "../../../domain/sanctions/designation.ts";
+import { type Designation, readStoredDesignation } from "../../../domain/sanctions/designation.ts";
 import { assertDelistingGuard, type DesignationChange, diffDesignations, type TrackedField } from "../../../domain/sanctions/diff.ts";
 import { SanctionsImportError, type SanctionsImportResult, type SanctionsVersionInput } from "../../../interfaces/sanctions.ts";
 import { inBatches } from "../batches.ts";
@@ -89,7 +89,8 @@ export async function importSanctionsVersion(db: Kysely<Database>, input: Sancti
       .where("active", "=", 1)
       .execute();
     const byRecord = new Map(activeRows.map((r) => [r.record_id, r]));
-    const previous = activeRows.map((r) => JSON.parse(r.record) as Designation);
+    // Records stored in an older shape read as the same publication imported now (no spurious change).
+    const previous = activeRows.map((r) => readStoredDesignation(r.record));
     const diff = diffDesignations(previous, input.designations);
     const verdict = assertDelistingGuard(diff, input.guard);
     // The first version of a list is a starting state, not a change; so is the first full list

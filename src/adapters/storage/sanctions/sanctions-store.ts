@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { type Designation, SANCTIONS_LISTS, type SanctionsListKey } from "../../../domain/sanctions/designation.ts";
+import { type Designation, readStoredDesignation, SANCTIONS_LISTS, type SanctionsListKey } from "../../../domain/sanctions/designation.ts";
 import type {
   FindByIdentifiers,
   IdentifierHit,
@@ -21,10 +21,14 @@ import type { Database, SanctionsDesignationsTable } from "../schema.ts";
 
 type DesignationRow = Pick<
   SanctionsDesignationsTable,
-  "list" | "record_id" | "active" | "name" | "program" | "listed_at" | "first_seen" | "delisted_at" | "source_url" | "all_imos" | "all_mmsis"
+  "list" | "record_id" | "active" | "name" | "program" | "listed_at" | "first_seen" | "delisted_at" | "source_url" | "all_imos" | "all_mmsis" | "record"
 > & { id: number; first_seen_at: number };
 
 function toStored(r: DesignationRow): StoredDesignation {
+  return storedOf(r, readStoredDesignation(r.record));
+}
+
+function storedOf(r: DesignationRow, record: Designation): StoredDesignation {
   return {
     id: r.id,
     list: r.list as SanctionsListKey,
@@ -39,6 +43,7 @@ function toStored(r: DesignationRow): StoredDesignation {
     sourceUrl: r.source_url,
     allImos: JSON.parse(r.all_imos) as number[],
     allMmsis: JSON.parse(r.all_mmsis) as number[],
+    measures: record.measures,
   };
 }
 
@@ -55,6 +60,7 @@ const DESIGNATION_COLUMNS = [
   "d.source_url",
   "d.all_imos",
   "d.all_mmsis",
+  "d.record",
   "fv.imported_at as first_seen_at",
 ] as const;
 
@@ -140,14 +146,17 @@ export class SqlSanctionsStore implements SanctionsStore {
     const rows = await this.#db
       .selectFrom("sanctions_designations as d")
       .innerJoin("sanctions_versions as fv", "fv.id", "d.first_version_id")
-      .select([...DESIGNATION_COLUMNS, "d.record"])
+      .select(DESIGNATION_COLUMNS)
       .where("d.list", "=", list)
       .where("d.active", "=", 1)
       .where("d.id", ">", afterId)
       .orderBy("d.id")
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ designation: toStored(r), record: JSON.parse(r.record) as Designation }));
+    return rows.map((r) => {
+      const record = readStoredDesignation(r.record);
+      return { designation: storedOf(r, record), record };
+    });
   }
 
   async findByIdentifiers(query: FindByIdentifiers): Promise<IdentifierHit[]> {
@@ -206,7 +215,16 @@ export class SqlSanctionsStore implements SanctionsStore {
   }
 
   async events(afterId: number, limit: number): Promise<SanctionsEvent[]> {
-    const rows = await this.#db.selectFrom("sanctions_events").selectAll().where("id", ">", afterId).orderBy("id").limit(limit).execute();
+    // The measures are read from the designation's record: events predate measures as objects, and hold no copy.
+    const rows = await this.#db
+      .selectFrom("sanctions_events as e")
+      .leftJoin("sanctions_designations as d", "d.id", "e.designation_id")
+      .selectAll("e")
+      .select("d.record")
+      .where("e.id", ">", afterId)
+      .orderBy("e.id")
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({
       id: r.id,
       versionId: r.version_id,
@@ -217,6 +235,7 @@ export class SqlSanctionsStore implements SanctionsStore {
       imos: JSON.parse(r.imos) as number[],
       mmsis: JSON.parse(r.mmsis) as number[],
       program: r.program,
+      measures: r.record ? readStoredDesignation(r.record).measures : [],
       date: r.date,
       dateSource: r.date_source as SanctionsEvent["dateSource"],
       sourceId: r.source_id,

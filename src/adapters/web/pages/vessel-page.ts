@@ -101,6 +101,17 @@ ${barChart("CO₂ emitted per year", e.map((r) => ({ label: String(r.year), valu
 <tbody>${e.map((r) => html`<tr><td>${r.year}</td><td>${orUnknown(r.co2T)}</td><td>${orUnknown(r.fuelT)}</td><td>${orUnknown(r.timeAtSeaH)}</td></tr>`)}</tbody></table>`;
 }
 
+/** "Block (programme RUSSIA-EO14024) (Executive Order 14024); ..." or "none stated": an empty list states none, it is not a clearance. */
+function measuresText(measures: VesselData["sanctions"][number]["measures"]): string {
+  if (measures.length === 0) return "none stated by the list";
+  return measures
+    .map((m) => {
+      const basis = m.legalBasis ? [m.legalBasis.instrument, m.legalBasis.provision].filter((x) => x).join(", ") : null;
+      return basis ? `${m.text} (${basis})` : m.text;
+    })
+    .join("; ");
+}
+
 function sanctionsSection(d: VesselData): Html {
   const checked = d.sanctionsCoverage.filter((c) => c.status !== "missing");
   const missing = d.sanctionsCoverage.filter((c) => c.status === "missing");
@@ -113,8 +124,8 @@ function sanctionsSection(d: VesselData): Html {
     return html`<h2>Sanctions</h2><p id="sanctions-none">${said}</p>${coverage}`;
   }
   return html`<h2>Sanctions</h2>
-<table id="sanctions"><caption>Sanctions designations</caption><thead><tr><th scope="col">List</th><th scope="col">Name listed</th><th scope="col">Programme</th><th scope="col">Listed</th><th scope="col">Status</th><th scope="col">Matched on</th><th scope="col">Source</th></tr></thead>
-<tbody>${d.sanctions.map((s) => html`<tr><td>${s.listName}</td><td>${s.name}</td><td>${orUnknown(s.program)}</td><td>${orUnknown(s.listedAt)}</td><td>${s.active ? "active" : `delisted ${s.delistedAt ?? ""}`}</td><td>${s.matchedOn.toUpperCase()}</td><td><a href="${s.sourceUrl}" rel="noopener">record ${s.recordId}</a></td></tr>`)}</tbody></table>
+<table id="sanctions"><caption>Sanctions designations</caption><thead><tr><th scope="col">List</th><th scope="col">Name listed</th><th scope="col">Programme</th><th scope="col">Measures (legal basis)</th><th scope="col">Listed</th><th scope="col">Status</th><th scope="col">Matched on</th><th scope="col">Source</th></tr></thead>
+<tbody>${d.sanctions.map((s) => html`<tr><td>${s.listName}</td><td>${s.name}</td><td>${orUnknown(s.program)}</td><td>${measuresText(s.measures)}</td><td>${orUnknown(s.listedAt)}</td><td>${s.active ? "active" : `delisted ${s.delistedAt ?? ""}`}</td><td>${s.matchedOn.toUpperCase()}</td><td><a href="${s.sourceUrl}" rel="noopener">record ${s.recordId}</a></td></tr>`)}</tbody></table>
 ${coverage}`;
 }
 

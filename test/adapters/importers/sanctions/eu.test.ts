@@ -34,7 +34,14 @@ describe("EU Annex XLII (Regulation 833/2014)", () => {
     assert.equal(d.listedAt, "2024-06-25");
     assert.equal(d.listedAtField, "Date of application");
     assert.match(d.reason ?? "", /^Article 3s\(2\), point \(a\)/);
-    assert.deepEqual(d.measures, ["Transportation restrictions"]);
+    // The annex's measure, and as legal basis the framework act and annex the entry is in.
+    assert.deepEqual(d.measures, [
+      {
+        type: "transport_ban",
+        text: "Transportation restrictions",
+        legalBasis: { instrument: "Regulation (EU) No 833/2014", provision: "Annex XLII", url: "https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:32014R0833" },
+      },
+    ]);
     assert.equal(d.sourceUrl, "https://eur-lex.europa.eu/legal-content/EN/TXT/?uri=CELEX:32014R0833");
   });
 
@@ -134,6 +141,8 @@ describe("EU consolidated financial sanctions list (FSF XML)", () => {
     assert.equal(d.listedAtField, "designationDate");
     assert.deepEqual(d.programs, ["PRK", "2022/2423 (OJ L318)"]);
     assert.match(d.sourceUrl, /CELEX:32022R2423/);
+    // The FSF is the asset-freeze list; its legal basis is the act the entry names, as named.
+    assert.deepEqual(d.measures, [{ type: "asset_freeze", text: "Asset freeze", legalBasis: { instrument: "2022/2423 (OJ L318)", provision: null, url: null } }]);
   });
 
   test("all EU files together", () => {

@@ -30,7 +30,11 @@ describe("New Zealand Russia Sanctions Register, Ships sheet", () => {
     const udaya = byId(parsed, "NZ-TEST-S0002");
     assert.equal(udaya.list, "new-zealand");
     assert.deepEqual(udaya.aliases, ["Udaya 1", "Udaya I"]);
-    assert.deepEqual(udaya.measures, ["Ship Ban", "Service Prohibition"]);
+    const regulations = { instrument: "Russia Sanctions Regulations 2022 (New Zealand)", provision: null, url: null };
+    assert.deepEqual(udaya.measures, [
+      { type: "transport_ban", text: "Ship Ban", legalBasis: regulations },
+      { type: "services_ban", text: "Service Prohibition", legalBasis: regulations },
+    ]);
     assert.equal(udaya.program, "Russia Sanctions Regulations 2022 (New Zealand)");
     assert.equal(udaya.listedAtField, "Date of Sanction");
   });

@@ -44,7 +44,11 @@ describe("OFAC SDN CSV", () => {
     assert.deepEqual(d.formerFlags, ["Malta", "Tuvalu", "Tanzania"]);
     assert.deepEqual(d.formerNames, ["ALPHA", "ABADAN", "SHONA"]);
     assert.deepEqual(d.owners, ["NATIONAL IRANIAN TANKER COMPANY"]);
-    assert.ok(d.measures.includes("Additional Sanctions Information - Subject to Secondary Sanctions"));
+    assert.deepEqual(d.measures, [
+      // Everything on the SDN list is blocked, under each programme it carries; IRAN names no executive order.
+      { type: "asset_freeze", text: "Block (programme IRAN)", legalBasis: null },
+      { type: "secondary_sanctions_risk", text: "Additional Sanctions Information - Subject to Secondary Sanctions", legalBasis: null },
+    ]);
     assert.equal(d.sourceUrl, "https://sanctionssearch.ofac.treas.gov/Details.aspx?id=15036");
   });
 
@@ -64,6 +68,15 @@ describe("OFAC SDN CSV", () => {
     assert.deepEqual(ns.mmsis, [636013272]);
     assert.deepEqual(ns.programs, ["RUSSIA-EO14024"]);
     assert.equal(ns.flagIso2, "GA");
+    // The programme tag and the remark name their executive order; the remark its section too.
+    assert.deepEqual(ns.measures, [
+      { type: "asset_freeze", text: "Block (programme RUSSIA-EO14024)", legalBasis: { instrument: "Executive Order 14024", provision: null, url: null } },
+      {
+        type: "secondary_sanctions_risk",
+        text: "Secondary sanctions risk: See Section 11 of Executive Order 14024",
+        legalBasis: { instrument: "Executive Order 14024", provision: "Section 11", url: null },
+      },
+    ]);
   });
 
   test("non-IMO registration numbers stay external ids, never IMOs", async () => {

@@ -37,7 +37,10 @@ describe("UK Sanctions List XML", () => {
     assert.equal(d.tonnage, 7078);
     assert.equal(d.yearBuilt, 2011);
     assert.deepEqual(d.owners, ["Global United Shipping India"]);
-    assert.deepEqual(d.measures, ["Prohibition of port entry"]);
+    // "Sanctions Imposed", with the regime's regulations as its legal basis.
+    assert.deepEqual(d.measures, [
+      { type: "port_access_ban", text: "Prohibition of port entry", legalBasis: { instrument: "The Democratic People's Republic of Korea (Sanctions) (EU Exit) Regulations 2019", provision: null, url: null } },
+    ]);
     assert.equal(d.listedAt, "2017-10-03");
     assert.equal(d.listedAtField, "Date Designated");
     assert.equal(d.updatedAt, "2021-12-18");
