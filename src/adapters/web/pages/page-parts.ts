@@ -50,6 +50,8 @@ function whyWithheld(registry: SourceRegistry, sourceId: string, commercialPlan:
 const SECTION_WORDS: Record<string, string> = {
   identity: "Identity",
   "identity.mmsiHistory": "MMSI history",
+  "identity.listed": "Identity as sanctions lists give it",
+  "particulars.listed": "Particulars as sanctions lists give them",
   otherNames: "Other names",
   particulars: "Particulars",
   lastPosition: "Last position",
