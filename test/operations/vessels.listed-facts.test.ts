@@ -81,6 +81,24 @@ for (const engine of ENGINES) {
       assert.deepEqual(byMmsi.body.data.map((h: { id: string }) => h.id), [String(ARTAVIL)]);
     });
 
+    it("search: the type and flag entry names the list among the sources holding them for the vessel hits, with a reason that is not a rights one", async () => {
+      const s = await get(t, "/api/v1/search?q=artavil&kind=vessel", key);
+      assert.deepEqual(s.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: ["ofac"], rows: 1, reason: "not_part_of_search_hits" }]);
+      const alpha = await get(t, "/api/v1/search?q=alpha", key);
+      const entry = alpha.body.withheld.find((w: { section: string }) => w.section === "vessel.vesselType,vessel.flag");
+      assert.equal(entry.rows, alpha.body.data.filter((h: { kind: string }) => h.kind === "vessel").length);
+      assert.ok(entry.sources.includes("ofac") && entry.sources.includes("emsa_mrv"), JSON.stringify(entry));
+      assert.equal(entry.reason, "not_part_of_search_hits");
+    });
+
+    it("the search page says type and flag are not part of results, apart from what sources withhold", async () => {
+      const res = await t.service.app.inject({ method: "GET", url: "/search?q=artavil", remoteAddress: "10.77.0.2" });
+      assert.equal(res.statusCode, 200);
+      assert.match(res.body, /id="not-in-hits" data-section="vessel.vesselType,vessel.flag">Vessel type and flag are not part of search results \(1 vessel listed\): open a vessel(?:&#39;|')s page to see them; for these vessels they come from <code>ofac<\/code>\. This is how search results are made, not a restriction of any source\./);
+      assert.doesNotMatch(res.body, /data-section="vessel.vesselType,vessel.flag"><strong>/);
+      assert.match(res.body, /id="withheld-none"/);
+    });
+
     it("a ship the EU MRV data names otherwise: the list's listed and former names join its sighted names, each with its own dates", async () => {
       const r = await get(t, `/api/v1/vessels/${PEGAS}`, key);
       assert.equal(r.status, 200);
@@ -173,6 +191,10 @@ for (const engine of ENGINES) {
       const entry = s.body.withheld.find((w: { section: string }) => w.section === "vessels");
       assert.deepEqual([entry?.sources, entry?.rows >= 1], [["ofac"], true]);
       assert.doesNotMatch(JSON.stringify(s.body.data), /PERUN/);
+      // Nor does the type and flag entry name a list the caller may not see as holding them.
+      const alpha = await get(t, "/api/v1/search?q=alpha&kind=vessel", key);
+      const typeAndFlag = alpha.body.withheld.find((w: { section: string }) => w.section === "vessel.vesselType,vessel.flag");
+      assert.deepEqual([typeAndFlag.rows, typeAndFlag.sources.includes("ofac")], [alpha.body.data.length, false]);
     });
   });
 }
