@@ -103,7 +103,8 @@ export const vesselsGet = defineOperation({
   tool: "get_vessel",
   summary: "A vessel's page",
   description:
-    "The page of one ship, by checksum-valid IMO number or `mmsi-` + 9-digit MMSI: identity with the MMSIs it used, other names, particulars, " +
+    "The page of one ship, by checksum-valid IMO number or `mmsi-` + 9-digit MMSI: identity with the MMSIs it used, other names, particulars " +
+    "(with what each sanctions list's record gives: names, former names, MMSIs, call sign, type and flag, each a fact of its list under `listed`, dated by the listing, never as a sighting), " +
     "the last position your own (or shared) stations heard, EU MRV emissions per year, sanctions designations (the same as screening gives) and companies. " +
     "Each section carries its sources and is withheld when a source does not permit API use. 1 credit (free without a key).",
   auth: "optional",

@@ -90,7 +90,7 @@ export async function typeAndFlagEntry(ctx: OperationContext, listed: readonly H
  */
 export const vesselSearch: SearchSource = {
   kind: "vessel",
-  foundBy: "IMO, MMSI or name (former names too)",
+  foundBy: "IMO, MMSI or name (former names too, and every name and MMSI a sanctions list you may see gives)",
   async hits(ctx, { q, compact, normalized, limit }) {
     const visible = await visibleStations(ctx);
     const out: PendingHit[] = [];
