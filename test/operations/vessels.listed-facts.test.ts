@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ENGINES, get } from "../helpers/service.ts";
-import { importFile, OFAC_2024_05_03 } from "../helpers/sanctions.ts";
+import { EU_CONSOLIDATED, importFile, OFAC_2024_05_03 } from "../helpers/sanctions.ts";
 import { startVesselService, type VesselTestService } from "../helpers/vessels.ts";
 import { callTool, connect, type McpTestService } from "../helpers/mcp.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -156,6 +156,30 @@ for (const engine of ENGINES) {
       } finally {
         await client.close();
       }
+    });
+  });
+
+  describe(`every list's facts, with the list's own listing date (${engine})`, () => {
+    let t: McpTestService & VesselTestService;
+    let key: string;
+    before(async () => {
+      t = await start(engine);
+      await importFile(t, "eu", [EU_CONSOLIDATED], { asOf: "2026-07-17" });
+      await t.service.services.vessels.refresh(t.clock.now());
+      ({ key } = await t.key("scale"));
+    });
+    after(() => t.close());
+
+    it("EU Annex XLII: KAVYA (9353113), previously HANA, applied from 25.6.2024: the former name is the EU's, listed on that date, and search finds it", async () => {
+      const r = await get(t, "/api/v1/vessels/9353113", key);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const hana = r.body.data.otherNames.find((n: { name: string }) => n.name.toUpperCase() === "HANA");
+      assert.ok(hana, JSON.stringify(r.body.data.otherNames));
+      assert.deepEqual([hana.firstSeen, hana.lastSeen, hana.sources], [null, null, ["eu"]]);
+      const eu = hana.listed.find((l: { source: string }) => l.source === "eu");
+      assert.deepEqual([eu.as, eu.listedAt, eu.active, eu.firstInVersionOf, eu.lastInVersionOf, eu.delistedAt], ["former_name", "2024-06-25", true, "2026-07-17", "2026-07-17", null]);
+      const s = await get(t, "/api/v1/search?q=hana&kind=vessel", key);
+      assert.ok(s.body.data.some((h: { id: string }) => h.id === "9353113"), JSON.stringify(s.body.data.map((h: { id: string; name: string }) => [h.id, h.name])));
     });
   });
 
