@@ -123,6 +123,7 @@ for (const engine of ENGINES) {
       assert.match(mmsis, /<td>572469210<\/td><td>not sighted<\/td><td>not sighted<\/td>/);
       assert.doesNotMatch(mmsis, /2024-05-03 00:00 UTC/, "the list's date is not shown as a sighting");
       assert.match(body, /id="listed-identity"[\s\S]*<td>T2EU4<\/td>/);
+      assert.match(body, /<dt>Call sign<\/dt><dd>T2EU4 \(as ofac lists it\)<\/dd>/);
       assert.match(body, /id="listed-particulars"[\s\S]*<td>Crude\/Oil Products Tanker<\/td><td>Iran \(IR\)<\/td>/);
     });
 

@@ -61,6 +61,11 @@ function listedCell(listed: readonly (ListingDates & { as?: Listing["as"]; curre
 /** Sighting dates, or a dash where only lists give the row: a list's date is not a sighting. */
 const seen = (iso: string | null) => (iso === null ? "not sighted" : utc(iso));
 
+function listedCallSigns(listed: NonNullable<VesselData["identity"]>["listed"]): string | null {
+  const given = listed.filter((l) => l.callSign !== null).map((l) => `${l.callSign} (as ${l.source} lists it)`);
+  return given.length > 0 ? [...new Set(given)].join("; ") : null;
+}
+
 function identitySection(d: VesselData): Html {
   const i = d.identity;
   if (!i) return html`<h2>Identity</h2><p>Withheld (see below).</p>`;
@@ -68,7 +73,8 @@ function identitySection(d: VesselData): Html {
     ["Name", i.name],
     ["IMO number", i.imo === null ? null : String(i.imo)],
     ["MMSI", i.mmsi === null ? null : String(i.mmsi).padStart(9, "0")],
-    ["Call sign", i.callsign],
+    // A call sign only a list gives is the list's statement, said as such.
+    ["Call sign", i.callsign ?? listedCallSigns(i.listed)],
   ])}
 ${i.mmsiHistory.length > 0
   ? html`<table id="mmsi-history"><caption>MMSIs this ship used: first and last seen by the registry's datasets and stations; the lists that give an MMSI are dated by their listing</caption><thead><tr><th scope="col">MMSI</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
