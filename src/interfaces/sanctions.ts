@@ -166,6 +166,31 @@ export interface SanctionsStore {
   /** Outbox read: events with id > afterId in id order. */
   events(afterId: number, limit: number): Promise<SanctionsEvent[]>;
   changes(designationId: number): Promise<SanctionsChange[]>;
+  /** What the records of these designations say of their ships, with the versions that carried them (the vessel answer's list facts). */
+  listedFacts(designationIds: readonly number[]): Promise<ListedVesselFacts[]>;
+}
+
+/**
+ * A designation's record as the list last published it, with the dates that say what the
+ * list's facts are: when the list dates the designation, and which versions of the list
+ * carried the record. None of them is a sighting of the ship.
+ */
+export interface ListedVesselFacts {
+  designationId: number;
+  list: SanctionsListKey;
+  recordId: string;
+  active: boolean;
+  /** The latest record as parsed: names, former names, flag, type, call sign, MMSIs. */
+  record: Designation;
+  /** Every MMSI the record carried while designated, current and former. */
+  allMmsis: number[];
+  /** The list's own designation date, or null when it publishes none. */
+  listedAt: string | null;
+  /** as_of of the first version of the list that carried the record. */
+  firstListedIn: string;
+  /** as_of of the latest version that carried it: the list's current one while active. */
+  lastListedIn: string;
+  delistedAt: string | null;
 }
 
 /** An import refused for a reason other than the delisting guard; nothing was changed. */

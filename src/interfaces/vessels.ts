@@ -128,6 +128,8 @@ export interface SearchStore {
   namesOf(vesselIds: readonly number[], visible: VisibleStations): Promise<Map<number, VesselNameLink[]>>;
   /** Flag registries by ISO code and name, for matching in memory (a few hundred rows). */
   flags(): Promise<{ iso2: string; name: string }[]>;
+  /** For each IMO, the registry datasets that give the ship a type (a fleet list's, EU MRV's `emsa_mrv`). */
+  typeSources(imos: readonly number[]): Promise<Map<number, string[]>>;
   /** Every port's UN/LOCODE with its names normalised (name, ASCII name, bilingual names), for matching in memory. */
   portNames(): Promise<PortName[]>;
   /** Every named wreck, indexed by name for matching in memory. */

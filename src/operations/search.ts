@@ -7,6 +7,7 @@ import { groupNames, vesselPageUrl } from "./projections/vessel-names.ts";
 import { visibleStations } from "./projections/visible-vessel.ts";
 import { type PendingHit, SEARCH_MATCHES, type SearchQuery } from "./search/hit.ts";
 import { SEARCH_KINDS, SEARCH_SOURCES } from "./search/sources.ts";
+import { typeAndFlagEntry } from "./search/vessels.ts";
 
 /** Hits per answer. */
 const SEARCH_LIMIT = 20;
@@ -68,7 +69,8 @@ export const search = defineOperation({
     SEARCH_SOURCES.map((s) => `${s.kind} by ${s.foundBy}`).join("; ") +
     ". Names match whatever their case, accents or punctuation. " +
     "Hits are ranked across kinds: an exact identifier first, then an exact name, then a name starting with the query, then a later word, then inside a word (vessel names only); `match` says which. `q` 2 to 100 characters; `kind` a comma list of " +
-    `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits; vessel type and flag are never part of hits. 1 credit.`,
+    `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits. Vessel type and flag are never part of hits: when vessel hits are listed, ` +
+    "`withheld` has the entry `vessel.vesselType,vessel.flag` with `rows` (the vessel hits), `sources` (those holding a type or flag for them) and the reason `not_part_of_search_hits` (the shape of a hit, not a source's rights; the vessel answer gives them). 1 credit.",
   auth: "key",
   input: z.strictObject({
     q: qParam.describe("What to look for: a name, IMO number, MMSI, UN/LOCODE, ISO country code, wreck number, company entity id or LEI; 2 to 100 characters."),
@@ -102,12 +104,14 @@ export const search = defineOperation({
       }
     }
 
-    // Vessel type and flag are never part of a hit (spec 2.6): that is the shape of a hit,
-    // not a source withholding something, so no `withheld` entry blames a source for it.
-    // Entries come only from the rights filter, for hits whose own source is not cleared.
+    // Vessel type and flag are never part of a hit (spec 2.6): one entry says so for the vessel
+    // hits the caller is shown, naming the sources that hold them, with a reason that is not a
+    // rights one. Hits whose own sources are not cleared are withheld by the rights filter.
+    const typeAndFlag = await typeAndFlagEntry(ctx, pending.filter((p) => ctx.rights.may(p.sources)).map((p) => p.hit));
     return {
       top: { query: input.q },
       data: pending.map((p) => sourced(p.section, p.sources, p.hit, { countRows: true, leaf: true })),
+      withheld: typeAndFlag ? [typeAndFlag] : [],
     };
   },
 });

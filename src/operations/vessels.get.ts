@@ -13,13 +13,25 @@ import { listCoverage } from "../domain/sanctions/coverage.ts";
 import { DESIGNATION_FOUND_FIELDS, designationsOf, ListCoverageSchema, vesselPageDesignation } from "./projections/designation-match.ts";
 import { POSITION_VIEW_FIELDS } from "./projections/position-view.ts";
 import { groupNames, vesselPageUrl } from "./projections/vessel-names.ts";
+import { isSanctionsListKey } from "../domain/sanctions/designation.ts";
+import type { ListedVesselFacts } from "../interfaces/sanctions.ts";
+import {
+  ListedIdentitySchema,
+  ListedParticularsSchema,
+  listedIdentity,
+  listedParticulars,
+  MmsiRowSchema,
+  mmsiRowOut,
+  mmsisWithListings,
+  nameRowOut,
+  NameRowSchema,
+  namesWithListings,
+} from "./projections/listed-facts.ts";
 import { describes, mmsiOnly, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
 
 const iso = (t: number) => new Date(t).toISOString();
 /** Six decimals (~0.1 m) keep AIS precision and drop binary noise. */
 const round = (v: number | null, digits: number) => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
-
-const NameRowSchema = z.object({ name: z.string(), firstSeen: z.string(), lastSeen: z.string(), sources: z.array(z.string()) });
 
 const VesselPageSchema = z.object({
   identity: z
@@ -28,7 +40,10 @@ const VesselPageSchema = z.object({
       mmsi: z.number().int().nullable(),
       name: z.string().nullable(),
       callsign: z.string().nullable(),
-      mmsiHistory: z.array(z.object({ mmsi: z.number().int(), firstSeen: z.string(), lastSeen: z.string(), sources: z.array(z.string()) })),
+      /** The MMSIs the ship used: sighting dates from the registry and stations, and the lists that give each one, dated by their listing. */
+      mmsiHistory: z.array(MmsiRowSchema),
+      /** What each sanctions-list record of the ship gives as its identity (listed name, call sign), each a fact of its list. */
+      listed: z.array(ListedIdentitySchema),
     })
     .nullable(),
   otherNames: z.array(NameRowSchema),
@@ -44,6 +59,8 @@ const VesselPageSchema = z.object({
       yearBuilt: z.number().int().nullable(),
       portOfRegistry: z.string().nullable(),
       sources: z.array(z.string()),
+      /** What each sanctions-list record of the ship gives: type, flag, tonnage, build year; each a fact of its list. */
+      listed: z.array(ListedParticularsSchema),
     })
     .nullable(),
   lastPosition: z
@@ -86,7 +103,8 @@ export const vesselsGet = defineOperation({
   tool: "get_vessel",
   summary: "A vessel's page",
   description:
-    "The page of one ship, by checksum-valid IMO number or `mmsi-` + 9-digit MMSI: identity with the MMSIs it used, other names, particulars, " +
+    "The page of one ship, by checksum-valid IMO number or `mmsi-` + 9-digit MMSI: identity with the MMSIs it used, other names, particulars " +
+    "(with what each sanctions list's record gives: names, former names, MMSIs, call sign, type and flag, each a fact of its list under `listed`, dated by the listing, never as a sighting), " +
     "the last position your own (or shared) stations heard, EU MRV emissions per year, sanctions designations (the same as screening gives) and companies. " +
     "Each section carries its sources and is withheld when a source does not permit API use. 1 credit (free without a key).",
   auth: "optional",
@@ -120,20 +138,32 @@ export const vesselsGet = defineOperation({
     // What a station broadcast is that station's fact; behind a hidden link it is the hidden IMO.
     const liveImo = !linkHidden && v.record === null && live?.imo ? live.imo : null;
     const imo = v.imo ?? liveImo;
-    const names: VesselNameLink[] = [...(record?.names ?? [])];
+    const mmsi = v.mmsis[0] ?? null;
+    // The same designations screening gives for the ship's id: by IMO when known (and the caller
+    // may see it: designations by an IMO only a denied station broadcast would name it), else by its MMSI.
+    const imoShown = imo !== null && (input.id.kind === "imo" || record !== null || ctx.rights.may([`station:${live!.stationId}`]));
+    const sanctionsId: VesselId | null = imoShown && imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
+    const sanctionStates = await ctx.services.sanctions.listStates();
+    const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
+    // What those designations' records say of the ship (names, MMSIs, call sign, flag, type), in their order.
+    const order = [...new Set(designations.map((d) => d.hit.id))];
+    const facts: ListedVesselFacts[] = (await ctx.services.sanctions.listedFacts(order)).sort((a, b) => order.indexOf(a.designationId) - order.indexOf(b.designationId));
+
+    // Names sighted (registry datasets, stations) keep their dates; the lists' names join them
+    // from the designations, dated by the listing (the registry's links of a list serve search).
+    const names: VesselNameLink[] = (record?.names ?? []).filter((n) => !isSanctionsListKey(n.source));
     for (const i of identities) {
       if (i.name) names.push({ name: i.name, source: `station:${i.stationId}`, stationId: i.stationId, firstSeen: i.updatedAt, lastSeen: i.updatedAt });
     }
-    const groups = groupNames(names);
-    const current = groups[0] ?? null;
+    const nameRows = namesWithListings(groupNames(names), facts);
+    const current = nameRows[0] ?? null;
     const callsign = live?.callsign
       ? { value: live.callsign, sources: [`station:${live.stationId}`] }
       : newestCallsign(record);
-    const mmsi = v.mmsis[0] ?? null;
 
     const mmsiHistory = new Map<number, { firstSeen: number; lastSeen: number; sources: Set<string> }>();
     for (const l of record?.identifiers ?? []) {
-      if (l.kind !== "mmsi") continue;
+      if (l.kind !== "mmsi" || isSanctionsListKey(l.source)) continue;
       const m = Number(l.value);
       const h = mmsiHistory.get(m) ?? { firstSeen: l.firstSeen, lastSeen: l.lastSeen, sources: new Set<string>() };
       h.firstSeen = Math.min(h.firstSeen, l.firstSeen);
@@ -154,12 +184,6 @@ export const vesselsGet = defineOperation({
           : sourced("identity", mmsiLinkSources(record, input.id.mmsi), imo, { whenWithheld: "null", leaf: true });
     const identitySources = [...new Set([...(current?.sources ?? []), ...(callsign?.sources ?? [])])].sort();
     const fix = fixes[0];
-    // The same designations screening gives for the ship's id: by IMO when known (and the caller
-    // may see it: designations by an IMO only a denied station broadcast would name it), else by its MMSI.
-    const imoShown = imo !== null && (input.id.kind === "imo" || record !== null || ctx.rights.may([`station:${live!.stationId}`]));
-    const sanctionsId: VesselId | null = imoShown && imo !== null ? { kind: "imo", imo } : mmsi !== null ? { kind: "mmsi", mmsi } : null;
-    const sanctionStates = await ctx.services.sanctions.listStates();
-    const designations = sanctionsId ? await designationsOf(ctx.services.sanctions, sanctionsId, sanctionStates) : [];
     const recentCalls = (await ctx.services.derived.vesselCalls(v.mmsis, { visible, from: ctx.now - RECENT_CALLS_MS, to: ctx.now + 1, after: null, limit: 500 })).slice(-RECENT_CALLS);
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
     // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
@@ -185,19 +209,16 @@ export const vesselsGet = defineOperation({
             mmsi: mmsiOut,
             name: current?.name ?? null,
             callsign: callsign?.value ?? null,
-            mmsiHistory: [...mmsiHistory.entries()]
-              .sort((a, b) => b[1].lastSeen - a[1].lastSeen)
-              .map(([m, h]) => {
-                const sources = [...h.sources].sort();
-                return sourced("identity.mmsiHistory", sources, { mmsi: m, firstSeen: iso(h.firstSeen), lastSeen: iso(h.lastSeen), sources }, { countRows: true, leaf: true });
-              }),
+            mmsiHistory: mmsisWithListings(
+              [...mmsiHistory.entries()].sort((a, b) => b[1].lastSeen - a[1].lastSeen).map(([m, h]) => ({ mmsi: m, firstSeen: h.firstSeen, lastSeen: h.lastSeen, sources: [...h.sources].sort() })),
+              facts,
+            ).map(mmsiRowOut),
+            listed: listedIdentity(facts),
           },
           { whenWithheld: "null" },
         ),
-        otherNames: groups
-          .slice(1)
-          .map((g) => sourced("otherNames", g.sources, { name: g.name, firstSeen: iso(g.firstSeen), lastSeen: iso(g.lastSeen), sources: g.sources }, { countRows: true, leaf: true })),
-        particulars: particularsOf(record, live),
+        otherNames: nameRows.slice(1).map((r) => nameRowOut("otherNames", r)),
+        particulars: particularsOf(record, live, facts),
         lastPosition: fix ? lastPositionOf(fix, ctx.now, ctx.services.sources.get(`station:${fix.stationId}`)?.name ?? null) : null,
         // The latest calls derived from visible stations (GET .../port-calls has them all, with confidence).
         portCalls: recentCalls.map((c) =>
@@ -255,7 +276,8 @@ function newestIdentity(identities: readonly VesselIdentity[], mmsi: number | un
 }
 
 function newestCallsign(record: VesselRecord | null): { value: string; sources: string[] } | null {
-  const links = (record?.identifiers ?? []).filter((l) => l.kind === "callsign").sort((a, b) => b.lastSeen - a.lastSeen);
+  // A list's call sign is in `identity.listed`, dated by its listing.
+  const links = (record?.identifiers ?? []).filter((l) => l.kind === "callsign" && !isSanctionsListKey(l.source)).sort((a, b) => b.lastSeen - a.lastSeen);
   const first = links[0];
   return first ? { value: first.value, sources: [first.source] } : null;
 }
@@ -281,8 +303,11 @@ function lastPositionOf(f: PositionFix, now: number, sourceName: string | null) 
   );
 }
 
-/** Particulars from the fleet list, the latest MRV report and the ship's own broadcast, with the sources of what is shown. */
-function particularsOf(record: VesselRecord | null, live: VesselIdentity | null) {
+/**
+ * Particulars from the fleet list, the latest MRV report and the ship's own broadcast, with the
+ * sources of what is shown; and beside them what each list record gives, each a fact of its list.
+ */
+function particularsOf(record: VesselRecord | null, live: VesselIdentity | null, facts: readonly ListedVesselFacts[]) {
   const sources = new Set<string>();
   const fleet = record?.fleet[0];
   const mrv = record?.emissions.at(-1);
@@ -304,7 +329,8 @@ function particularsOf(record: VesselRecord | null, live: VesselIdentity | null)
     yearBuilt: take(fleet?.yearBuilt, fleet?.source ?? ""),
     portOfRegistry: take(mrv?.portOfRegistry, "emsa_mrv"),
   };
-  if (sources.size === 0) return null;
+  if (sources.size === 0 && facts.length === 0) return null;
   const list = [...sources].sort();
-  return sourced("particulars", list, { ...p, sources: list }, { whenWithheld: "null", leaf: true });
+  // Not a leaf: the list rows inside are judged each by its own list.
+  return sourced("particulars", list, { ...p, sources: list, listed: listedParticulars(facts) }, { whenWithheld: "null" });
 }

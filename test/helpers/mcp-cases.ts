@@ -137,6 +137,7 @@ export const CASES: Case[] = [
 
   { tool: "get_vessel", name: "a ship of the MARAD fleet list", plan: "developer", args: () => ({ id: "9244661" }), expect: "ok" },
   { tool: "get_vessel", name: "UK designations withheld", plan: "developer", args: (fx) => ({ id: String(fx.ukOnlyImo) }), expect: "ok", withheld: true, prepare: linkRegistry },
+  { tool: "get_vessel", name: "ARTAVIL: OFAC's former name, flag and type as facts of the list", plan: "developer", args: () => ({ id: "9187629" }), expect: "ok", prepare: linkRegistry },
   { tool: "get_vessel", name: "a bad IMO check digit", plan: "developer", args: () => ({ id: "9074728" }), expect: "invalid_parameter" },
   { tool: "get_vessel", name: "an unknown ship", plan: "developer", args: () => ({ id: "mmsi-999999999" }), expect: "not_found" },
 
@@ -155,6 +156,7 @@ export const CASES: Case[] = [
   { tool: "get_chokepoint_transits", name: "an unknown waterway", plan: "developer", args: () => ({ id: "chokepoint99" }), expect: "not_found" },
 
   { tool: "search_entities", name: "vessel names", plan: "developer", args: () => ({ q: "alaskan" }), expect: "ok" },
+  { tool: "search_entities", name: "a ship by a former name a list gives, type and flag withheld from hits", plan: "developer", args: () => ({ q: "alpha", kind: "vessel" }), expect: "ok", withheld: true, prepare: linkRegistry },
   { tool: "search_entities", name: "a port by UN/LOCODE", plan: "developer", args: () => ({ q: "nlrtm", kind: "port" }), expect: "ok" },
   { tool: "search_entities", name: "an unknown kind", plan: "developer", args: () => ({ q: "alaskan", kind: "ship" }), expect: "invalid_parameter" },
 ];

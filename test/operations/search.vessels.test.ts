@@ -18,12 +18,12 @@ for (const engine of ENGINES) {
       shared = await station(t, "pro", true);
       priv = await station(t, "pro");
       other = await t.key("scale");
-      // Names no bundled dataset holds, one of each rank, heard by the shared station.
-      await identity(t, { stationId: shared.id, mmsi: 244_000_101, imo: imoOf(200_001), name: "WOMBAT STAR" }, false);
+      // Names no bundled dataset holds, one of each rank, heard by the shared station (WOMBAT STAR and the private one broadcast a ship type).
+      await identity(t, { stationId: shared.id, mmsi: 244_000_101, imo: imoOf(200_001), name: "WOMBAT STAR", shipType: 70 }, false);
       await identity(t, { stationId: shared.id, mmsi: 244_000_102, name: "BLUE WOMBAT" }, false);
       await identity(t, { stationId: shared.id, mmsi: 244_000_103, name: "SUPERWOMBATS" }, false);
       await identity(t, { stationId: shared.id, mmsi: 244_000_104, name: "WOMBAT" }, false);
-      await identity(t, { stationId: priv.id, mmsi: 244_000_105, name: "SECRET WOMBAT" }, false);
+      await identity(t, { stationId: priv.id, mmsi: 244_000_105, name: "SECRET WOMBAT", shipType: 80 }, false);
       await t.service.services.vessels.refresh(t.clock.now());
     });
     after(() => t.close());
@@ -47,15 +47,18 @@ for (const engine of ENGINES) {
       assert.equal(r.headers["x-credits-cost"], "1");
     });
 
-    it("vessel type and flag are never in hits, and no withheld entry blames a source that withheld nothing", async () => {
+    it("vessel type and flag are never in hits: one entry says so for the vessel hits, naming the sources that hold them, with a reason that is not their rights", async () => {
       const r = await search("q=wombat");
       for (const h of r.body.data) assert.deepEqual(Object.keys(h).sort(), ["api", "id", "imo", "kind", "match", "mmsi", "name", "page"]);
-      assert.deepEqual(r.body.withheld, []);
-      // VÆRØY's name comes from EU MRV, a cleared source: it is served and not blamed.
+      // Four vessel hits; only WOMBAT STAR's type is held, by the station that heard its ship type.
+      assert.deepEqual(r.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${shared.id}`], rows: 4, reason: "not_part_of_search_hits" }]);
+      // VÆRØY's name and type come from EU MRV, a cleared source: named as the holder, not blamed for a right it grants.
       const mrv = await search("q=vaeroy&kind=vessel");
       assert.equal(mrv.body.data[0].name, "VÆRØY");
       assert.ok(mrv.body.sources.includes("emsa_mrv"));
-      assert.deepEqual(mrv.body.withheld, []);
+      assert.deepEqual(mrv.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: ["emsa_mrv"], rows: mrv.body.data.length, reason: "not_part_of_search_hits" }]);
+      // No vessel hit, no entry.
+      assert.deepEqual((await search("q=rotterdam&kind=port")).body.withheld, []);
     });
 
     it("finds ports by name: Rotterdam and Shanghai first, exact name before prefix", async () => {
@@ -78,12 +81,15 @@ for (const engine of ENGINES) {
     it("a name only a private station heard is found by its owner and by no one else, who sees no trace of it", async () => {
       const mine = await search("q=secret wombat", priv.key);
       assert.deepEqual(names(mine.body), ["SECRET WOMBAT"]);
+      // Its owner is told their station holds its type.
+      assert.deepEqual(mine.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${priv.id}`], rows: 1, reason: "not_part_of_search_hits" }]);
       const theirs = await search("q=secret wombat");
       assert.deepEqual(theirs.body.data, []);
       assert.deepEqual(theirs.body.withheld, []);
       const all = await search("q=wombat");
       assert.ok(!JSON.stringify(all.body).includes("SECRET"));
-      assert.deepEqual(all.body.withheld, []);
+      assert.ok(!JSON.stringify(all.body.withheld).includes(`station:${priv.id}`));
+      assert.deepEqual(all.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${shared.id}`], rows: 4, reason: "not_part_of_search_hits" }]);
       assert.equal(all.body.count, 4);
       assert.equal((await search("q=244000105")).body.count, 0);
     });

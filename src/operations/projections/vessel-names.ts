@@ -40,7 +40,7 @@ export function groupNames(names: readonly VesselNameLink[]): NameGroup[] {
  * would give the name away. The vessel page and search hits build it alike, so a link from
  * either opens the page without a redirect.
  */
-export function vesselPageUrl(ctx: OperationContext, id: VesselId, current: NameGroup | null): string {
+export function vesselPageUrl(ctx: OperationContext, id: VesselId, current: Pick<NameGroup, "name" | "sources"> | null): string {
   const shown = current !== null && ctx.rights.may(current.sources);
   return `${ctx.baseUrl}${vesselPagePath(id, shown ? current.name : null)}`;
 }

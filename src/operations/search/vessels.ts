@@ -1,5 +1,9 @@
 import { mmsiLinkSource } from "../../domain/vessels/mmsi-link.ts";
-import { formatVesselId, parseImo, parseMmsi, parseVesselId } from "../../domain/identifiers.ts";
+import { formatVesselId, parseImo, parseMmsi, parseVesselId, type VesselId } from "../../domain/identifiers.ts";
+import { WITHHELD_REASON_NOT_IN_HITS } from "../../domain/rights/caller-rights.ts";
+import type { WithheldEntry } from "../../domain/rights/sourced.ts";
+import { SANCTIONS_LISTS } from "../../domain/sanctions/designation.ts";
+import { findDesignations } from "../projections/designation-match.ts";
 import { normalizeName } from "../../domain/vessels/names.ts";
 import type { VesselRecord } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
@@ -52,13 +56,41 @@ async function heardOnlyHit(ctx: OperationContext, mmsi: number, visible: number
   return { hit, sources: [`station:${latest.stationId}`], section: "vessels", tier: 0 };
 }
 
+/** The section of the entry that says vessel type and flag are not part of hits (spec 2.2, 2.6). */
+export const TYPE_AND_FLAG_SECTION = "vessel.vesselType,vessel.flag";
+
+/**
+ * Vessel type and flag are never part of a hit (spec 2.6), whatever their sources permit: the
+ * entry that says so for the vessel hits listed (`rows`), naming the sources that hold a type or
+ * a flag for those ships (a fleet list, EU MRV, a station's broadcast ship type, a sanctions
+ * list's record), among the sources the caller may be shown (the vessel answer gives those
+ * facts). Its reason says it is the shape of a hit, not a source's rights.
+ */
+export async function typeAndFlagEntry(ctx: OperationContext, listed: readonly Hit[]): Promise<WithheldEntry | null> {
+  const vessels = listed.filter((h) => h.kind === "vessel" && (h.imo !== null || h.mmsi !== null));
+  if (vessels.length === 0) return null;
+  const sources = new Set<string>();
+  const imos = [...new Set(vessels.flatMap((h) => (h.imo === null ? [] : [h.imo])))];
+  for (const held of (await ctx.services.search.typeSources(imos)).values()) for (const s of held) sources.add(s);
+  const mmsis = [...new Set(vessels.flatMap((h) => (h.mmsi === null ? [] : [h.mmsi])))];
+  if (mmsis.length > 0) {
+    for (const i of await ctx.services.positions.identities(await visibleStations(ctx), mmsis)) if (i.shipType !== null && i.shipType > 0) sources.add(`station:${i.stationId}`);
+  }
+  // The designations of these ships as screening and the vessel answer find them, and what their records give.
+  const ids: VesselId[] = vessels.map((h) => (h.imo !== null ? { kind: "imo", imo: h.imo } : { kind: "mmsi", mmsi: h.mmsi! }));
+  const found = await findDesignations(ctx.services.sanctions, ids, SANCTIONS_LISTS, await ctx.services.sanctions.listStates());
+  const designations = [...new Set([...found.values()].flat().map((m) => m.hit.id))];
+  for (const f of await ctx.services.sanctions.listedFacts(designations)) if (f.record.vesselType !== null || f.record.flag !== null) sources.add(f.list);
+  return { section: TYPE_AND_FLAG_SECTION, sources: [...sources].filter((s) => ctx.rights.may([s])).sort(), rows: vessels.length, reason: WITHHELD_REASON_NOT_IN_HITS };
+}
+
 /**
  * Vessels by IMO, MMSI or `mmsi-` id, and by name (any case and accents; the name's start,
  * then a later word, then inside a word; former names too), among what the caller may see.
  */
 export const vesselSearch: SearchSource = {
   kind: "vessel",
-  foundBy: "IMO, MMSI or name (former names too)",
+  foundBy: "IMO, MMSI or name (former names too, and every name and MMSI a sanctions list you may see gives)",
   async hits(ctx, { q, compact, normalized, limit }) {
     const visible = await visibleStations(ctx);
     const out: PendingHit[] = [];

@@ -102,6 +102,20 @@ export class SqlSearchStore extends SqlStore implements SearchStore {
     return out;
   }
 
+  async typeSources(imos: readonly number[]): Promise<Map<number, string[]>> {
+    const out = new Map<number, string[]>();
+    if (imos.length === 0) return out;
+    const add = (imo: number, source: string) => {
+      const list = out.get(imo) ?? [];
+      if (!list.includes(source)) list.push(source);
+      out.set(imo, list);
+    };
+    const part = [...new Set(imos)];
+    for (const r of await this.db.selectFrom("vessel_fleet").select(["imo", "source"]).distinct().where("imo", "in", part).where("ship_type", "is not", null).execute()) add(r.imo, r.source);
+    for (const r of await this.db.selectFrom("vessel_emissions").select("imo").distinct().where("imo", "in", part).where("ship_type", "is not", null).execute()) add(r.imo, "emsa_mrv");
+    return out;
+  }
+
   async flags(): Promise<{ iso2: string; name: string }[]> {
     const now = Date.now();
     if (this.#flags && this.#flags.until > now) return this.#flags.rows;

@@ -2,6 +2,8 @@ import { SqlStore } from "../sql-store.ts";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { isValidImo, parseMmsi } from "../../../domain/identifiers.ts";
 import { normalizeName } from "../../../domain/vessels/names.ts";
+import type { Designation } from "../../../domain/sanctions/designation.ts";
+import { listedNames } from "../../../domain/sanctions/listed-facts.ts";
 import type { EmissionImport, FleetImport, RegistryRefreshReport } from "../../../interfaces/vessels.ts";
 import { chunks } from "../batches.ts";
 import type { BulkRow, ColumnType, SqlDialect } from "../dialect/dialect.ts";
@@ -130,17 +132,22 @@ export class SqlVesselRegistry extends SqlStore {
     return { aisIdentities, sanctionsDesignations };
   }
 
-  /** Re-links every list whose latest version is not the one linked last. */
+  /**
+   * Re-links every list whose latest version is not the one linked last. A list's links are
+   * what search finds a ship by (every name its records give, listed, other and former, and
+   * its MMSIs); the vessel answer dates the list's facts by the listing, not by these links.
+   */
   async linkSanctions(now: number): Promise<number> {
     const lists = await this.db.selectFrom("sanctions_lists").select(["list", "version_id", "as_of"]).where("version_id", "is not", null).execute();
     let linked = 0;
     for (const l of lists) {
-      const mark = `sanctions:${l.list}`;
+      // `:names` since the links carry every name a record gives: lists linked before are linked again.
+      const mark = `sanctions:names:${l.list}`;
       const state = await this.db.selectFrom("vessel_registry_state").select("value").where("key", "=", mark).executeTakeFirst();
       if (state?.value === l.version_id) continue;
       const designations = await this.db
         .selectFrom("sanctions_designations")
-        .select(["id", "name", "active", "listed_at", "first_seen", "delisted_at"])
+        .select(["id", "name", "active", "listed_at", "first_seen", "delisted_at", "record"])
         .where("list", "=", l.list)
         .execute();
       const ids = await this.db
@@ -167,10 +174,15 @@ export class SqlVesselRegistry extends SqlStore {
         const keys: VesselKey[] = imos.length > 0 ? imos.map((imo) => ({ imo })) : mmsis.length > 0 ? [{ mmsi: currentMmsis[0] ?? mmsis[0]! }] : [];
         const firstSeen = dayMs(d.listed_at ?? d.first_seen, asOf);
         const lastSeen = Math.max(firstSeen, d.active === 1 ? asOf : dayMs(d.delisted_at, asOf));
+        // Other and former names end where the listed name starts, so the listed name stays the one a
+        // page address and a hit's link are made from (the newest).
+        const names = listedNames(JSON.parse(d.record) as Designation).map((n) =>
+          n.as === "name" ? { name: n.name, firstSeen, lastSeen } : { name: n.name, firstSeen: firstSeen - 1, lastSeen: firstSeen - 1 },
+        );
         for (const key of keys) {
           entries.push({
             key,
-            names: [{ name: d.name, firstSeen, lastSeen }],
+            names,
             identifiers: mmsis.map((m) => ({ kind: "mmsi" as const, value: String(m), firstSeen, lastSeen })),
           });
         }

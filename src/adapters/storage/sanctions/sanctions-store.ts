@@ -13,6 +13,7 @@ import type {
   SanctionsStore,
   SanctionsVersionInput,
   SanctionsVersionRow,
+  ListedVesselFacts,
   StoredDesignation,
 } from "../../../interfaces/sanctions.ts";
 import { DEFAULT_STALE_AFTER_DAYS } from "../../../domain/sanctions/coverage.ts";
@@ -259,6 +260,32 @@ export class SqlSanctionsStore implements SanctionsStore {
       fields: JSON.parse(r.fields) as string[],
       before: JSON.parse(r.before) as Record<string, unknown>,
       after: JSON.parse(r.after) as Record<string, unknown>,
+    }));
+  }
+
+  async listedFacts(designationIds: readonly number[]): Promise<ListedVesselFacts[]> {
+    if (designationIds.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom("sanctions_designations as d")
+      .innerJoin("sanctions_versions as fv", "fv.id", "d.first_version_id")
+      .innerJoin("sanctions_versions as lv", "lv.id", "d.last_version_id")
+      .innerJoin("sanctions_lists as l", "l.list", "d.list")
+      .select(["d.id", "d.list", "d.record_id", "d.active", "d.listed_at", "d.delisted_at", "d.record", "d.all_mmsis", "fv.as_of as first_as_of", "lv.as_of as last_as_of", "l.as_of as list_as_of"])
+      .where("d.id", "in", [...new Set(designationIds)])
+      .orderBy("d.id")
+      .execute();
+    return rows.map((r) => ({
+      designationId: r.id,
+      list: r.list as SanctionsListKey,
+      recordId: r.record_id,
+      active: r.active === 1,
+      record: JSON.parse(r.record) as Designation,
+      allMmsis: JSON.parse(r.all_mmsis) as number[],
+      listedAt: r.listed_at,
+      firstListedIn: r.first_as_of,
+      // An import of the same publication moves only the list's as-of date: an active record was in that one too.
+      lastListedIn: r.active === 1 && r.list_as_of !== null ? r.list_as_of : r.last_as_of,
+      delistedAt: r.delisted_at,
     }));
   }
 }

@@ -1,3 +1,4 @@
+import { WITHHELD_REASON_NOT_IN_HITS } from "../../../domain/rights/caller-rights.ts";
 import type { SourceRegistry } from "../../../domain/rights/source.ts";
 import type { WithheldEntry } from "../../../domain/rights/sourced.ts";
 import type { Answer } from "../../../operations/answer.ts";
@@ -50,6 +51,8 @@ function whyWithheld(registry: SourceRegistry, sourceId: string, commercialPlan:
 const SECTION_WORDS: Record<string, string> = {
   identity: "Identity",
   "identity.mmsiHistory": "MMSI history",
+  "identity.listed": "Identity as sanctions lists give it",
+  "particulars.listed": "Particulars as sanctions lists give them",
   otherNames: "Other names",
   particulars: "Particulars",
   lastPosition: "Last position",
@@ -83,9 +86,15 @@ export function withheldSection(all: readonly WithheldEntry[], registry: SourceR
     if (!had) merged.set(key, { ...e });
     else if (e.rows !== undefined) had.rows = (had.rows ?? 0) + e.rows;
   }
-  const entries = [...merged.values()];
-  if (entries.length === 0) return html`<section aria-labelledby="withheld-h"><h2 id="withheld-h">Withheld</h2><p id="withheld-none">Nothing on this page is withheld.</p></section>`;
-  return html`<section aria-labelledby="withheld-h" id="withheld"><h2 id="withheld-h">Withheld</h2>
+  // Parts left out by a rule of the answer's shape (type and flag are never in search hits) are no source's refusal: said apart, in their own words.
+  const byRule = [...merged.values()].filter((e) => e.reason === WITHHELD_REASON_NOT_IN_HITS);
+  const entries = [...merged.values()].filter((e) => e.reason !== WITHHELD_REASON_NOT_IN_HITS);
+  const rule = byRule.map(
+    (e) =>
+      html`<p class="hint" id="not-in-hits" data-section="${e.section}">Vessel type and flag are not part of search results${e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "vessel" : "vessels"} listed)` : ""}: open a vessel's page to see them${e.sources.length > 0 ? html`; for these vessels they come from ${e.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}` : ""}. This is how search results are made, not a restriction of any source.</p>`,
+  );
+  if (entries.length === 0) return html`${rule}<section aria-labelledby="withheld-h"><h2 id="withheld-h">Withheld</h2><p id="withheld-none">Nothing on this page is withheld.</p></section>`;
+  return html`${rule}<section aria-labelledby="withheld-h" id="withheld"><h2 id="withheld-h">Withheld</h2>
 <p>Some facts are not shown here because their sources do not permit it.</p>
 <ul>${entries.map((e) => {
     const what = SECTION_WORDS[e.section] ?? e.section;

@@ -37,6 +37,35 @@ const PARTICULARS: [string, string, string][] = [
   ["portOfRegistry", "Port of registry", ""],
 ];
 
+type Listing = VesselData["otherNames"][number]["listed"][number];
+type ListingDates = Omit<Listing, "as">;
+
+const NAME_ROLE_WORDS: Record<Listing["as"], string> = { name: "listed name", alias: "also known as", former_name: "former name" };
+
+/** What a list's statement is dated by, in words: its own listing date and the versions of the list that say it. Never a sighting. */
+function listingWhen(l: ListingDates): string {
+  const listed = l.listedAt ? `listed on ${l.listedAt}` : "listing date not published";
+  const versions = l.firstInVersionOf === l.lastInVersionOf ? `in the list's version of ${l.firstInVersionOf}` : `in the list's versions of ${l.firstInVersionOf} to ${l.lastInVersionOf}`;
+  return `${listed}; ${versions}${l.delistedAt ? `; delisted ${l.delistedAt}` : ""}`;
+}
+
+/** The lists that give a name or an MMSI, each with what its date means. */
+function listedCell(listed: readonly (ListingDates & { as?: Listing["as"]; current?: boolean })[]): Html {
+  if (listed.length === 0) return html`<td>none</td>`;
+  return html`<td>${listed.map(
+    (l, i) =>
+      html`${i > 0 ? html`<br>` : ""}<code>${l.source}</code> record ${l.recordId}${l.as ? ` (${NAME_ROLE_WORDS[l.as]})` : ""}${l.current === false ? " (no longer in the record)" : ""}: ${listingWhen(l)}`,
+  )}</td>`;
+}
+
+/** Sighting dates, or a dash where only lists give the row: a list's date is not a sighting. */
+const seen = (iso: string | null) => (iso === null ? "not sighted" : utc(iso));
+
+function listedCallSigns(listed: NonNullable<VesselData["identity"]>["listed"]): string | null {
+  const given = listed.filter((l) => l.callSign !== null).map((l) => `${l.callSign} (as ${l.source} lists it)`);
+  return given.length > 0 ? [...new Set(given)].join("; ") : null;
+}
+
 function identitySection(d: VesselData): Html {
   const i = d.identity;
   if (!i) return html`<h2>Identity</h2><p>Withheld (see below).</p>`;
@@ -44,23 +73,39 @@ function identitySection(d: VesselData): Html {
     ["Name", i.name],
     ["IMO number", i.imo === null ? null : String(i.imo)],
     ["MMSI", i.mmsi === null ? null : String(i.mmsi).padStart(9, "0")],
-    ["Call sign", i.callsign],
+    // A call sign only a list gives is the list's statement, said as such.
+    ["Call sign", i.callsign ?? listedCallSigns(i.listed)],
   ])}
 ${i.mmsiHistory.length > 0
-  ? html`<table id="mmsi-history"><caption>MMSIs this ship used</caption><thead><tr><th scope="col">MMSI</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th></tr></thead>
-<tbody>${i.mmsiHistory.map((m) => html`<tr><td>${String(m.mmsi).padStart(9, "0")}</td><td>${utc(m.firstSeen)}</td><td>${utc(m.lastSeen)}</td><td>${m.sources.join(", ")}</td></tr>`)}</tbody></table>`
+  ? html`<table id="mmsi-history"><caption>MMSIs this ship used: first and last seen by the registry's datasets and stations; the lists that give an MMSI are dated by their listing</caption><thead><tr><th scope="col">MMSI</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
+<tbody>${i.mmsiHistory.map((m) => html`<tr><td>${String(m.mmsi).padStart(9, "0")}</td><td>${seen(m.firstSeen)}</td><td>${seen(m.lastSeen)}</td><td>${m.sources.join(", ")}</td>${listedCell(m.listed)}</tr>`)}</tbody></table>`
+  : ""}
+${i.listed.length > 0
+  ? html`<table id="listed-identity"><caption>The ship's identity as sanctions lists give it</caption><thead><tr><th scope="col">List</th><th scope="col">Listed name</th><th scope="col">Call sign</th><th scope="col">Dated</th></tr></thead>
+<tbody>${i.listed.map((l) => html`<tr><td><code>${l.source}</code> record ${l.recordId}</td><td>${l.name}</td><td>${orUnknown(l.callSign)}</td><td>${listingWhen(l)}</td></tr>`)}</tbody></table>`
   : ""}
 <h2>Other names</h2>
 ${d.otherNames.length === 0
   ? html`<p>No other names on record.</p>`
-  : html`<table id="other-names"><caption>Names this ship was known by</caption><thead><tr><th scope="col">Name</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th></tr></thead>
-<tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${utc(n.firstSeen)}</td><td>${utc(n.lastSeen)}</td><td>${n.sources.join(", ")}</td></tr>`)}</tbody></table>`}`;
+  : html`<table id="other-names"><caption>Names this ship was known by: first and last seen by the registry's datasets and stations; the lists that give a name are dated by their listing</caption><thead><tr><th scope="col">Name</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
+<tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${seen(n.firstSeen)}</td><td>${seen(n.lastSeen)}</td><td>${n.sources.join(", ")}</td>${listedCell(n.listed)}</tr>`)}</tbody></table>`}`;
 }
 
-function particularsSection(p: Record<string, unknown> | null, withheld: boolean): Html {
+function particularsSection(p: VesselData["particulars"], withheld: boolean): Html {
   if (!p) return html`<h2>Particulars</h2><p>${withheld ? "Withheld (see below)." : "No particulars on record."}</p>`;
-  return html`<h2>Particulars</h2>${facts(PARTICULARS.map(([k, label, unit]) => [label, p[k] === null || p[k] === undefined ? null : orUnknown(p[k] as string | number, unit)]))}
-<p class="hint">Sources: ${((p.sources as string[]) ?? []).join(", ")}</p>`;
+  const own = p as unknown as Record<string, unknown>;
+  const ownShown = p.sources.length > 0;
+  return html`<h2>Particulars</h2>${ownShown
+    ? html`${facts(PARTICULARS.map(([k, label, unit]) => [label, own[k] === null || own[k] === undefined ? null : orUnknown(own[k] as string | number, unit)]))}
+<p class="hint">Sources: ${p.sources.join(", ")}</p>`
+    : html`<p>No particulars from the registry's datasets or stations.</p>`}
+${p.listed.length > 0
+  ? html`<table id="listed-particulars"><caption>Particulars as sanctions lists give them</caption><thead><tr><th scope="col">List</th><th scope="col">Type</th><th scope="col">Flag</th><th scope="col">Former flags</th><th scope="col">Tonnage</th><th scope="col">Gross tonnage</th><th scope="col">Year built</th><th scope="col">Dated</th></tr></thead>
+<tbody>${p.listed.map(
+      (l) =>
+        html`<tr><td><code>${l.source}</code> record ${l.recordId}</td><td>${orUnknown(l.vesselType)}</td><td>${orUnknown(l.flag)}${l.flagIso2 ? ` (${l.flagIso2})` : ""}</td><td>${l.formerFlags.length > 0 ? l.formerFlags.join(", ") : "none given"}</td><td>${orUnknown(l.tonnage)}</td><td>${orUnknown(l.grossTonnage)}</td><td>${orUnknown(l.yearBuilt)}</td><td>${listingWhen(l)}</td></tr>`,
+    )}</tbody></table>`
+  : ""}`;
 }
 
 function positionSection(id: string, d: VesselData, track: TrackPoint[] | null, window: { from: string; to: string } | null, now: number, hours: number, withheld: ReadonlySet<string>): Html {
