@@ -70,7 +70,7 @@ export const search = defineOperation({
     ". Names match whatever their case, accents or punctuation. " +
     "Hits are ranked across kinds: an exact identifier first, then an exact name, then a name starting with the query, then a later word, then inside a word (vessel names only); `match` says which. `q` 2 to 100 characters; `kind` a comma list of " +
     `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits. Vessel type and flag are never part of hits: when vessel hits are listed, ` +
-    "`withheld` has the entry `vessel.vesselType,vessel.flag` with `rows` (the vessel hits), `sources` (those holding a type or flag for them) and the reason `not_part_of_search_hits` (the shape of a hit, not a source's rights; the vessel answer gives them). 1 credit.",
+    "`withheld` has the entry `vessel.vesselType,vessel.flag` with `rows` (the vessel hits), `sources` (those holding a type or flag for them) and the reason `source_not_licensed_for_api` (spec 2.2's API reason, kept although it is the shape of a hit rather than a source's refusal; the vessel answer gives them as their sources permit). 1 credit.",
   auth: "key",
   input: z.strictObject({
     q: qParam.describe("What to look for: a name, IMO number, MMSI, UN/LOCODE, ISO country code, wreck number, company entity id or LEI; 2 to 100 characters."),

@@ -51,12 +51,12 @@ for (const engine of ENGINES) {
       const r = await search("q=wombat");
       for (const h of r.body.data) assert.deepEqual(Object.keys(h).sort(), ["api", "id", "imo", "kind", "match", "mmsi", "name", "page"]);
       // Four vessel hits; only WOMBAT STAR's type is held, by the station that heard its ship type.
-      assert.deepEqual(r.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${shared.id}`], rows: 4, reason: "not_part_of_search_hits" }]);
+      assert.deepEqual(r.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${shared.id}`], rows: 4, reason: "source_not_licensed_for_api" }]);
       // VÆRØY's name and type come from EU MRV, a cleared source: named as the holder, not blamed for a right it grants.
       const mrv = await search("q=vaeroy&kind=vessel");
       assert.equal(mrv.body.data[0].name, "VÆRØY");
       assert.ok(mrv.body.sources.includes("emsa_mrv"));
-      assert.deepEqual(mrv.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: ["emsa_mrv"], rows: mrv.body.data.length, reason: "not_part_of_search_hits" }]);
+      assert.deepEqual(mrv.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: ["emsa_mrv"], rows: mrv.body.data.length, reason: "source_not_licensed_for_api" }]);
       // No vessel hit, no entry.
       assert.deepEqual((await search("q=rotterdam&kind=port")).body.withheld, []);
     });
@@ -82,14 +82,14 @@ for (const engine of ENGINES) {
       const mine = await search("q=secret wombat", priv.key);
       assert.deepEqual(names(mine.body), ["SECRET WOMBAT"]);
       // Its owner is told their station holds its type.
-      assert.deepEqual(mine.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${priv.id}`], rows: 1, reason: "not_part_of_search_hits" }]);
+      assert.deepEqual(mine.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${priv.id}`], rows: 1, reason: "source_not_licensed_for_api" }]);
       const theirs = await search("q=secret wombat");
       assert.deepEqual(theirs.body.data, []);
       assert.deepEqual(theirs.body.withheld, []);
       const all = await search("q=wombat");
       assert.ok(!JSON.stringify(all.body).includes("SECRET"));
       assert.ok(!JSON.stringify(all.body.withheld).includes(`station:${priv.id}`));
-      assert.deepEqual(all.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${shared.id}`], rows: 4, reason: "not_part_of_search_hits" }]);
+      assert.deepEqual(all.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: [`station:${shared.id}`], rows: 4, reason: "source_not_licensed_for_api" }]);
       assert.equal(all.body.count, 4);
       assert.equal((await search("q=244000105")).body.count, 0);
     });

@@ -83,12 +83,12 @@ for (const engine of ENGINES) {
 
     it("search: the type and flag entry names the list among the sources holding them for the vessel hits, with a reason that is not a rights one", async () => {
       const s = await get(t, "/api/v1/search?q=artavil&kind=vessel", key);
-      assert.deepEqual(s.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: ["ofac"], rows: 1, reason: "not_part_of_search_hits" }]);
+      assert.deepEqual(s.body.withheld, [{ section: "vessel.vesselType,vessel.flag", sources: ["ofac"], rows: 1, reason: "source_not_licensed_for_api" }]);
       const alpha = await get(t, "/api/v1/search?q=alpha", key);
       const entry = alpha.body.withheld.find((w: { section: string }) => w.section === "vessel.vesselType,vessel.flag");
       assert.equal(entry.rows, alpha.body.data.filter((h: { kind: string }) => h.kind === "vessel").length);
       assert.ok(entry.sources.includes("ofac") && entry.sources.includes("emsa_mrv"), JSON.stringify(entry));
-      assert.equal(entry.reason, "not_part_of_search_hits");
+      assert.equal(entry.reason, "source_not_licensed_for_api");
     });
 
     it("the search page says type and flag are not part of results, apart from what sources withhold", async () => {

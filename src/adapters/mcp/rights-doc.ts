@@ -1,5 +1,5 @@
 import { PLAN_IDS, PLANS } from "../../domain/plans.ts";
-import { WITHHELD_REASON_API, WITHHELD_REASON_NOT_IN_HITS } from "../../domain/rights/caller-rights.ts";
+import { TYPE_AND_FLAG_SECTION, WITHHELD_REASON_API } from "../../domain/rights/caller-rights.ts";
 import type { Source, SourceRegistry } from "../../domain/rights/source.ts";
 
 export const RIGHTS_URI = "service://docs/rights";
@@ -29,7 +29,7 @@ PLAN_IDS.filter((id) => PLANS[id].commercialScope === scope).join(", ");
     "",
     "## What `withheld` means",
     "",
-    `Each answer has a \`withheld\` array. An entry \`{ section, sources, rows?, reason }\` says that a part (\`section\`, e.g. \`coordinates\`) exists but was left out because the listed \`sources\` do not permit it; \`rows\` counts left-out rows on lists and tracks; \`reason\` is \`${WITHHELD_REASON_API}\`. One entry is no source's refusal: search answers with vessel hits carry \`{ section: "vessel.vesselType,vessel.flag", sources, rows, reason: "${WITHHELD_REASON_NOT_IN_HITS}" }\`, because type and flag are never part of a search hit; \`sources\` are those holding them for the \`rows\` vessel hits, and \`get_vessel\` gives them. A withheld part is not an error and not a sign that the fact is missing or false: do not guess it, fill it in from elsewhere and present it as this service's data, or present an absent field as a negative finding. Say that it was withheld and name the sources.`,
+    `Each answer has a \`withheld\` array. An entry \`{ section, sources, rows?, reason }\` says that a part (\`section\`, e.g. \`coordinates\`) exists but was left out because the listed \`sources\` do not permit it; \`rows\` counts left-out rows on lists and tracks; \`reason\` is \`${WITHHELD_REASON_API}\`. One entry is no source's refusal: search answers with vessel hits carry \`{ section: "${TYPE_AND_FLAG_SECTION}", sources, rows, reason: "${WITHHELD_REASON_API}" }\`, because type and flag are always withheld from search hits (the specification's rule, with its API reason); \`sources\` are those holding them for the \`rows\` vessel hits, and \`get_vessel\` gives them as those sources permit. A withheld part is not an error and not a sign that the fact is missing or false: do not guess it, fill it in from elsewhere and present it as this service's data, or present an absent field as a negative finding. Say that it was withheld and name the sources.`,
     "",
     "## What to show",
     "",

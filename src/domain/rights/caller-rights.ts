@@ -5,11 +5,10 @@ export const WITHHELD_REASON_API = "source_not_licensed_for_api";
 /** The reason on the pages: the source does not permit its facts on the service's web pages. */
 export const WITHHELD_REASON_WEB = "source_not_licensed_for_web";
 /**
- * Not a rights reason: the part is never part of a search hit (spec 2.6: vessel type and flag
- * are always withheld from hits), whatever its sources permit; the vessel answer has it, as
- * those sources permit. The entry's `sources` are the ones that hold it for the hits listed.
+ * The section search hits always withhold (spec 2.6: vessel type and flag are always withheld
+ * from hits), whatever its sources permit; its reason is the spec's API reason, as 2.2 gives it.
  */
-export const WITHHELD_REASON_NOT_IN_HITS = "not_part_of_search_hits";
+export const TYPE_AND_FLAG_SECTION = "vessel.vesselType,vessel.flag";
 
 /**
  * What an operation may ask of the rights engine: bound to one caller and one use, so an

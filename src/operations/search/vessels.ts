@@ -1,6 +1,6 @@
 import { mmsiLinkSource } from "../../domain/vessels/mmsi-link.ts";
 import { formatVesselId, parseImo, parseMmsi, parseVesselId, type VesselId } from "../../domain/identifiers.ts";
-import { WITHHELD_REASON_NOT_IN_HITS } from "../../domain/rights/caller-rights.ts";
+import { TYPE_AND_FLAG_SECTION, WITHHELD_REASON_API } from "../../domain/rights/caller-rights.ts";
 import type { WithheldEntry } from "../../domain/rights/sourced.ts";
 import { SANCTIONS_LISTS } from "../../domain/sanctions/designation.ts";
 import { findDesignations } from "../projections/designation-match.ts";
@@ -56,9 +56,6 @@ async function heardOnlyHit(ctx: OperationContext, mmsi: number, visible: number
   return { hit, sources: [`station:${latest.stationId}`], section: "vessels", tier: 0 };
 }
 
-/** The section of the entry that says vessel type and flag are not part of hits (spec 2.2, 2.6). */
-export const TYPE_AND_FLAG_SECTION = "vessel.vesselType,vessel.flag";
-
 /**
  * Vessel type and flag are never part of a hit (spec 2.6), whatever their sources permit: the
  * entry that says so for the vessel hits listed (`rows`), naming the sources that hold a type or
@@ -81,7 +78,7 @@ export async function typeAndFlagEntry(ctx: OperationContext, listed: readonly H
   const found = await findDesignations(ctx.services.sanctions, ids, SANCTIONS_LISTS, await ctx.services.sanctions.listStates());
   const designations = [...new Set([...found.values()].flat().map((m) => m.hit.id))];
   for (const f of await ctx.services.sanctions.listedFacts(designations)) if (f.record.vesselType !== null || f.record.flag !== null) sources.add(f.list);
-  return { section: TYPE_AND_FLAG_SECTION, sources: [...sources].filter((s) => ctx.rights.may([s])).sort(), rows: vessels.length, reason: WITHHELD_REASON_NOT_IN_HITS };
+  return { section: TYPE_AND_FLAG_SECTION, sources: [...sources].filter((s) => ctx.rights.may([s])).sort(), rows: vessels.length, reason: WITHHELD_REASON_API };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { WITHHELD_REASON_NOT_IN_HITS } from "../../../domain/rights/caller-rights.ts";
+import { TYPE_AND_FLAG_SECTION } from "../../../domain/rights/caller-rights.ts";
 import type { SourceRegistry } from "../../../domain/rights/source.ts";
 import type { WithheldEntry } from "../../../domain/rights/sourced.ts";
 import type { Answer } from "../../../operations/answer.ts";
@@ -87,8 +87,8 @@ export function withheldSection(all: readonly WithheldEntry[], registry: SourceR
     else if (e.rows !== undefined) had.rows = (had.rows ?? 0) + e.rows;
   }
   // Parts left out by a rule of the answer's shape (type and flag are never in search hits) are no source's refusal: said apart, in their own words.
-  const byRule = [...merged.values()].filter((e) => e.reason === WITHHELD_REASON_NOT_IN_HITS);
-  const entries = [...merged.values()].filter((e) => e.reason !== WITHHELD_REASON_NOT_IN_HITS);
+  const byRule = [...merged.values()].filter((e) => e.section === TYPE_AND_FLAG_SECTION);
+  const entries = [...merged.values()].filter((e) => e.section !== TYPE_AND_FLAG_SECTION);
   const rule = byRule.map(
     (e) =>
       html`<p class="hint" id="not-in-hits" data-section="${e.section}">Vessel type and flag are not part of search results${e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "vessel" : "vessels"} listed)` : ""}: open a vessel's page to see them${e.sources.length > 0 ? html`; for these vessels they come from ${e.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}` : ""}. This is how search results are made, not a restriction of any source.</p>`,
