@@ -11,6 +11,20 @@ import type { VisibleStations } from "./vessels.ts";
  * behind them. Every read names the stations the caller may see.
  */
 
+/**
+ * Every kind of fact live derivation writes, with the table that holds it and the columns
+ * that are bookkeeping rather than fact (when a row was written). A recompute over the same
+ * positions must give the same rows: the equivalence test (test/adapters/derived/
+ * live-equals-recompute.test.ts) asks a scenario of every kind listed here.
+ */
+export const DERIVED_FACT_KINDS = {
+  port_call: { table: "port_calls", bookkeeping: ["updated_at"] },
+  gate_crossing: { table: "gate_crossings", bookkeeping: [] },
+  gate_coverage: { table: "gate_coverage", bookkeeping: [] },
+} as const;
+
+export type DerivedFactKind = keyof typeof DERIVED_FACT_KINDS;
+
 export interface QueuedDerivedFix {
   id: number;
   fix: DerivedFix;
