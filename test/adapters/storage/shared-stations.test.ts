@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SHARED_STATIONS_TTL_MS } from "../../../src/adapters/storage/stations/shared-stations.ts";
+import { OWN_STATIONS_TTL_MS } from "../../../src/adapters/storage/stations/own-stations.ts";
+import { FEED_STATIONS_TTL_MS } from "../../../src/adapters/storage/stations/feed-stations.ts";
 import { ENGINES, get } from "../../helpers/service.ts";
 import { type IngestTestService, positionLine, startIngestService, stationFor, type TestStation } from "../../helpers/ingest.ts";
 
@@ -28,6 +30,9 @@ for (const engine of ENGINES) {
       t.clock.t += SHARED_STATIONS_TTL_MS + 1;
     });
     after(() => t.close());
+    it("another process's station change is seen within a second: the caches of visible stations live at most that long", () => {
+      assert.ok(SHARED_STATIONS_TTL_MS <= 1_000 && OWN_STATIONS_TTL_MS <= 1_000 && FEED_STATIONS_TTL_MS <= 1_000);
+    });
     const keyOf = async (accountId: string) => (await t.service.services.accounts.createKey(accountId)).key;
 
     it("another account sees the public station's vessels under the station's own source, never the private one's", async () => {

@@ -2,7 +2,7 @@ import type { Clock } from "../../../interfaces/clock.ts";
 import type { FeedStore } from "../../../interfaces/feeds.ts";
 
 /** How long the list of feed stations is reused: a feed added elsewhere becomes visible within this. */
-export const FEED_STATIONS_TTL_MS = 5_000;
+export const FEED_STATIONS_TTL_MS = 1_000;
 
 /**
  * The stations that carry public feeds, read per request by the visible set, so cached.

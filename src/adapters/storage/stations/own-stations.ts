@@ -6,7 +6,7 @@ import type { Clock } from "../../../interfaces/clock.ts";
  * station made in another process (`mds stations create`) stays out of its owner's answers.
  * A station made in this process shows at once (added()).
  */
-export const OWN_STATIONS_TTL_MS = 5_000;
+export const OWN_STATIONS_TTL_MS = 1_000;
 
 /** Accounts remembered at most; past it the oldest are forgotten, so a key-rotating crowd cannot grow the map. */
 const MAX_ACCOUNTS = 50_000;

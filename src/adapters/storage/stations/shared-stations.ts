@@ -8,7 +8,7 @@ import type { Clock } from "../../../interfaces/clock.ts";
  * the command line (another process), so `serve` learns of a change within this; it bounds
  * how long a station made private stays visible to others.
  */
-export const SHARED_STATIONS_TTL_MS = 5_000;
+export const SHARED_STATIONS_TTL_MS = 1_000;
 
 interface Snapshot {
   ids: number[];
