@@ -50,6 +50,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     operations: OPERATIONS,
     ...core.people,
     clock: core.services.clock,
+    attempts: core.attempts,
     baseUrl: config.baseUrl,
     signup: config.signup,
     listGrants: (accountId) => connectedApps.listGrants(accountId),
