@@ -62,6 +62,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
   registerOAuth(app, {
     store: core.oauth.store,
     clock: core.services.clock,
+    attempts: core.attempts,
     baseUrl: config.baseUrl,
     currentUser,
     csrf: { token: (req) => csrfToken(req), verify: (req, token) => verifyCsrf(req, token) },
