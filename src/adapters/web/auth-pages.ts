@@ -121,11 +121,11 @@ ${flash("error", o.error)}
     if (!email.ok) return signupForm(req, reply, { email: typed, error: `E-mail ${email.rule}.` }, 400);
     const password = checkPassword(field(req.body, "password"));
     if (!password.ok) return signupForm(req, reply, { email: typed, error: `Password ${password.rule}.` }, 400);
-    // Checked before the account is made, so a taken e-mail leaves no account behind.
+    // Checked first, so the common case answers before a hash is computed; the transaction below decides a race.
     if (await ctx.users.findByEmail(email.value)) return signupForm(req, reply, { email: typed, error: "That e-mail already has an account; sign in instead." }, 409);
     const passwordHash = await hashPassword(password.value);
-    const account = await ctx.pipeline.services.accounts.createAccount({ name: email.value, webPlan: "sandbox", apiPlan: null });
-    const created = await ctx.users.createUser({ accountId: account.id, email: email.value, passwordHash });
+    // The account and its user are made together: a sign-up racing this one on the same e-mail leaves no account without a user.
+    const created = await ctx.users.createAccountWithUser({ account: { name: email.value, webPlan: "sandbox", apiPlan: null }, email: email.value, passwordHash });
     if (!created.ok) return signupForm(req, reply, { email: typed, error: "That e-mail already has an account; sign in instead." }, 409);
     await startSession(req, reply, created.user.id);
     return reply.redirect("/account", 303);
