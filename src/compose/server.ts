@@ -36,6 +36,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     baseUrl: config.baseUrl,
     allowedHosts: hosts.hosts,
     metricsToken: config.metricsToken,
+    trustProxy: config.trustProxy,
     logLevel: config.logLevel,
     errorsDocPath: join(options.projectRoot, "docs/errors.md"),
     metricRegistries: [ingest.metrics.registry, core.webhooks.metrics.registry],

@@ -7,7 +7,8 @@ import { startTestService, type TestService } from "../../helpers/service.ts";
 
 const CLIENT = { redirect_uris: ["http://127.0.0.1:6276/oauth/callback"], client_name: "Limited", token_endpoint_auth_method: "none" };
 
-const register = (t: TestService, address: string) => t.service.app.inject({ method: "POST", url: "/register", remoteAddress: address, payload: CLIENT });
+const register = (t: TestService, address: string, forwardedFor?: string) =>
+  t.service.app.inject({ method: "POST", url: "/register", remoteAddress: address, payload: CLIENT, headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {} });
 const authorize = (t: TestService, address: string, method: "GET" | "POST" = "GET") =>
   t.service.app.inject({ method, url: "/authorize", remoteAddress: address, ...(method === "POST" ? { headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "client_id=x" } : {}) });
 
@@ -46,6 +47,23 @@ describe("/register and /authorize are rate-limited per client address", () => {
     assert.notEqual((await authorize(t, "203.0.113.6")).statusCode, 429);
     t.clock.t += AUTHORIZE_WINDOW_MS;
     assert.notEqual((await authorize(t, "203.0.113.5")).statusCode, 429);
+  });
+});
+
+describe("behind a trusted reverse proxy (TRUST_PROXY), the address counted is the one it forwards", () => {
+  let t: TestService;
+  before(async () => {
+    t = await startTestService({ withData: false, env: { TRUST_PROXY: "127.0.0.1" } });
+  });
+  after(() => t.close());
+
+  test("clients behind one proxy are counted apart; X-Forwarded-For from anyone else is ignored", async () => {
+    for (let i = 0; i < REGISTER_MAX_PER_ADDRESS; i++) assert.equal((await register(t, "127.0.0.1", "198.51.100.20")).statusCode, 201);
+    assert.equal((await register(t, "127.0.0.1", "198.51.100.20")).statusCode, 429);
+    assert.equal((await register(t, "127.0.0.1", "198.51.100.21")).statusCode, 201, "another client behind the proxy is not held up");
+    // A client that is not the proxy cannot pick the address it is counted under.
+    for (let i = 0; i < REGISTER_MAX_PER_ADDRESS; i++) await register(t, "192.0.2.9", `203.0.113.${i}`);
+    assert.equal((await register(t, "192.0.2.9", "203.0.113.250")).statusCode, 429);
   });
 });
 
