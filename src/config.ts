@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { DEFAULT_STALE_AFTER_DAYS } from "./domain/sanctions/coverage.ts";
@@ -110,6 +111,10 @@ const EnvSchema = z.object({
   SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
   SECRETS_KEY: secretsKey.optional(),
   SECRETS_KEY_PREVIOUS: secretsKey.optional(),
+  TRUST_PROXY: z
+    .string()
+    .refine((v) => v.split(",").every((part) => trustedProxy(part.trim())), { error: "must be a comma-separated list of proxy addresses or networks (10.0.0.0/8), or loopback, linklocal, uniquelocal" })
+    .optional(),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (a random token; leave unset for loopback-only /metrics)").optional(),
   INGEST_IDLE_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
   INGEST_TCP_MAX_CONNECTIONS: wholeNumber(1, 1_000_000, "must be a whole number from 1 to 1000000").default(5_000),
@@ -157,6 +162,12 @@ export interface Config {
   secretsKeyPrevious: string | undefined;
   /** Bearer token /metrics requires; unset: /metrics answers loopback clients only. */
   metricsToken: string | undefined;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (addresses, networks, or loopback,
+   * linklocal, uniquelocal): the client address of per-address limits is then the one they
+   * forward. Unset: the address of the connection.
+   */
+  trustProxy: string | undefined;
   /** Station TCP connections: closed after this long without a byte from the station, at most this many in all and per source address. */
   ingestIdleTimeoutMs: number;
   ingestTcpMaxConnections: number;
@@ -212,6 +223,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     secretsKey: e.SECRETS_KEY,
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS,
     metricsToken: e.METRICS_TOKEN,
+    trustProxy: e.TRUST_PROXY,
     ingestIdleTimeoutMs: e.INGEST_IDLE_TIMEOUT_SECONDS * 1000,
     ingestTcpMaxConnections: e.INGEST_TCP_MAX_CONNECTIONS,
     ingestTcpMaxPerAddress: e.INGEST_TCP_MAX_PER_ADDRESS,
@@ -224,4 +236,14 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
 
 function commaList(v: string | undefined): string[] {
   return (v ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "");
+}
+
+/** One entry of TRUST_PROXY: an address, an address/prefix network, or a name proxy-addr knows. */
+function trustedProxy(part: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(part)) return true;
+  const [address, prefix, ...rest] = part.split("/");
+  const family = isIP(address ?? "");
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }

@@ -33,3 +33,11 @@ it("a port that is not a number names the rule and the value, not the parser's w
   assert.throws(() => parseConfig({ SANCTIONS_REFRESH: "0" }, "/p"), (e) => e instanceof ConfigError && /^SANCTIONS_REFRESH: must be off, or an interval of at least one minute/.test(e.message));
   assert.equal(parseConfig({ PORT: "0" }, "/p").port, 0);
 });
+
+it("TRUST_PROXY takes addresses, networks and proxy-addr's names, and refuses anything else", () => {
+  assert.equal(parseConfig({ TRUST_PROXY: "127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback" }, "/p").trustProxy, "127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback");
+  assert.equal(parseConfig({}, "/p").trustProxy, undefined);
+  for (const bad of ["true", "10.0.0.0/33", "proxy.internal", "10.0.0.1/8/1"]) {
+    assert.throws(() => parseConfig({ TRUST_PROXY: bad }, "/p"), (e) => e instanceof ConfigError && /^TRUST_PROXY: must be a comma-separated list/.test(e.message), bad);
+  }
+});

@@ -9,6 +9,7 @@ import { withJobLock } from "../adapters/storage/job-lock.ts";
 import { redisProbe, storageProbe } from "../adapters/storage/probes.ts";
 import { buildOpsServer, roleMetricRegistries } from "../compose/ops-server.ts";
 import { startPartitionUpkeep } from "../compose/partition-upkeep.ts";
+import { startSessionSweep } from "../compose/session-sweep.ts";
 import { registerReadiness } from "../compose/readiness.ts";
 import { ReadinessGate } from "../compose/readiness-gate.ts";
 import { isRole, type Role, ROLE_PARTS, ROLES, runs } from "../compose/roles.ts";
@@ -104,9 +105,13 @@ export async function serveCommand(argv: string[], io: CliIo, open: OpenOptions 
   let background: { maintenance: VesselMaintenance | null } | null = null;
   // Processes that write positions or do upkeep make sure the days ahead have their partitions.
   const stopUpkeep = runs(role, "station-listeners") || runs(role, "maintenance") ? startPartitionUpkeep(core) : () => {};
+  // Ended sign-in sessions are deleted hourly by the processes that do upkeep.
+  const sessionSweep = runs(role, "maintenance") ? startSessionSweep(core) : null;
   const stop = async () => {
     stopping = true;
     stopUpkeep();
+    sessionSweep?.stop();
+    await sessionSweep?.first;
     await simulator?.stop();
     await refresher?.stop();
     // Stop accepting: the listeners close and their last batch is written; HTTP finishes the requests in hand.

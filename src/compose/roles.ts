@@ -19,7 +19,7 @@ export type Part =
   | "import-data"
   /** Webhook deliveries, the sanctions alerts reader and the zone queue's catch-up poll. */
   | "deliveries"
-  /** Sanctions list refresh, vessel registry refresh, archive compaction and partition upkeep. */
+  /** Sanctions list refresh, vessel registry refresh, archive compaction, partition upkeep and the sweep of ended sign-in sessions. */
   | "maintenance";
 
 const API: readonly Part[] = ["http-api", "import-data"];

@@ -36,6 +36,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     baseUrl: config.baseUrl,
     allowedHosts: hosts.hosts,
     metricsToken: config.metricsToken,
+    trustProxy: config.trustProxy,
     logLevel: config.logLevel,
     errorsDocPath: join(options.projectRoot, "docs/errors.md"),
     metricRegistries: [ingest.metrics.registry, core.webhooks.metrics.registry],
@@ -50,6 +51,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     operations: OPERATIONS,
     ...core.people,
     clock: core.services.clock,
+    attempts: core.attempts,
     baseUrl: config.baseUrl,
     signup: config.signup,
     listGrants: (accountId) => connectedApps.listGrants(accountId),
@@ -61,6 +63,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
   registerOAuth(app, {
     store: core.oauth.store,
     clock: core.services.clock,
+    attempts: core.attempts,
     baseUrl: config.baseUrl,
     currentUser,
     csrf: { token: (req) => csrfToken(req), verify: (req, token) => verifyCsrf(req, token) },

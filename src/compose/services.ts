@@ -10,6 +10,8 @@ import { FeedStations } from "../adapters/storage/stations/feed-stations.ts";
 import { FixedWindowLimiter } from "../adapters/limits/fixed-window-limiter.ts";
 import { RedisAdmission } from "../adapters/storage/redis/admission.ts";
 import { SequentialAdmission } from "../adapters/limits/sequential-admission.ts";
+import { MemoryAttemptWindows } from "../adapters/limits/memory-attempts.ts";
+import { RedisAttemptWindows } from "../adapters/storage/redis/attempt-windows.ts";
 import { announcingRevocations } from "../adapters/storage/redis/announcing-accounts.ts";
 import { type CachedCredentials, type KeyRevocations, keyRevocations } from "../adapters/storage/redis/key-revocations.ts";
 import { ConnectedApps, type OAuthDeps, OAuthTokenVerifier } from "../adapters/oauth/index.ts";
@@ -50,6 +52,7 @@ import { WebhooksRuntime, type WebhooksOptions } from "../adapters/webhooks/runt
 import type { Config } from "../config.ts";
 import type { CreditLedger } from "../interfaces/accounts.ts";
 import type { Admission } from "../interfaces/admission.ts";
+import type { AttemptWindows } from "../interfaces/attempts.ts";
 import type { SessionStore, UserStore } from "../interfaces/people.ts";
 import { ANNOUNCED_KEY_CACHE_TTL_MS, KEY_CACHE_TTL_MS, KeyAuthenticator } from "../operations/authenticate.ts";
 import type { Pipeline } from "../operations/execute.ts";
@@ -90,6 +93,8 @@ export interface ServiceCore {
   feedStations: FeedStations;
   /** Live port-call and transit derivation over ingested positions; null when DERIVED_FACTS=off. */
   derived: DerivedFacts | null;
+  /** Failed sign-ins and the OAuth endpoints' calls per address: in Redis under `{REDIS_PREFIX}:attempts` when it is set, in the process otherwise. */
+  attempts: AttemptWindows;
   /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
@@ -186,6 +191,10 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     throw e;
   });
   const baseUrl = config.baseUrl ?? `http://${config.host}:${config.port}`;
+  // Sign-in failures and OAuth calls per address: one count for every process when there is Redis.
+  const attempts: AttemptWindows = config.redisUrl
+    ? new RedisAttemptWindows({ redisUrl: config.redisUrl, prefix: `${config.redisPrefix}:attempts`, onError: (err) => log.warn({ err }, "attempt windows: Redis error") })
+    : new MemoryAttemptWindows();
   const webhooks = new WebhooksRuntime(webhookStore, clock, { baseUrl, log, options: options.webhooks });
   const alerts = new AlertDetection(webhookStore, clock, { baseUrl, log, options: options.alerts, onEmitted: () => webhooks.wake() });
   const datasetLog = new SqlDatasetLog(store.db);
@@ -274,6 +283,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     tracks,
     archive,
     derived,
+    attempts,
     revocations,
     log,
     async close() {
@@ -287,6 +297,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       // Charges still held in memory (write-behind) reach the store before it closes.
       await ledger.close?.();
       await admission.close();
+      await attempts.close();
       await revocations.close();
       await archive.close();
       await store.close();

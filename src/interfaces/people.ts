@@ -1,3 +1,5 @@
+import type { PlanId } from "../domain/plans.ts";
+
 /** People who sign in to the web pages, and their sessions. A user belongs to one account. */
 
 export interface User {
@@ -15,6 +17,11 @@ export type CreateUserResult = { ok: true; user: User } | { ok: false; reason: "
 
 export interface UserStore {
   createUser(input: { accountId: string; email: string; passwordHash: string }): Promise<CreateUserResult>;
+  /**
+   * Sign-up: a new account and its one user, in one transaction. When the e-mail is taken
+   * (two sign-ups racing on it), neither is made: no account is left without a user.
+   */
+  createAccountWithUser(input: { account: { name: string; webPlan: PlanId | null; apiPlan: PlanId | null }; email: string; passwordHash: string }): Promise<CreateUserResult>;
   findByEmail(email: string): Promise<User | null>;
   getUser(id: string): Promise<User | null>;
   setPasswordHash(userId: string, passwordHash: string): Promise<boolean>;

@@ -33,6 +33,8 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** Bearer token /metrics asks for; unset: /metrics answers loopback clients only. */
   metricsToken?: string;
+  /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY); unset: the connection's address is the client's. */
+  trustProxy?: string;
   /** Socket limits of the HTTP listener; defaults in HTTP_LIMITS. */
   limits?: Partial<HttpLimits>;
 }
@@ -89,6 +91,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: { level: options.logLevel ?? "info", redact: ["req.headers.authorization"] },
     // One log line per failure (below) rather than two per request: the access log is the metrics.
     logController: new LogController({ disableRequestLogging: true }),
+    // req.ip, the address every per-address limit counts, is the client's behind a trusted proxy.
+    trustProxy: options.trustProxy ?? false,
     genReqId: () => `req_${randomUUID().replaceAll("-", "")}`,
     // A path parameter longer than this is a 404 of the router, not a crash.
     routerOptions: { maxParamLength: 200 },

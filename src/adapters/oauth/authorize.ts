@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AUTHORIZE_MAX_PER_ADDRESS, AUTHORIZE_WINDOW_MS, authorizeSubject, waitText } from "../../domain/oauth/address-limits.ts";
 import { CODE_TTL_MS } from "../../domain/oauth/lifetimes.ts";
 import { hashSecret } from "../../domain/secrets.ts";
 import type { Html } from "../shared/html.ts";
 import { AUTHORIZE_PARAMS, type Checked, checkAuthorizationRequest, redirectWith } from "./authorization-request.ts";
 import type { ClientResolver } from "./client-resolver.ts";
-import { consentBody, consentCsp, errorBody } from "./consent-page.ts";
+import { consentBody, consentCsp, errorBody, tooManyBody } from "./consent-page.ts";
 import { defaultLoginUrl, defaultPage, issuerOf, mcpResourceOf, type OAuthDeps } from "./deps.ts";
 import { formParams } from "./oauth-error.ts";
 import { newCode, newFamilyId } from "./token-issuer.ts";
@@ -15,6 +16,9 @@ const PAGE_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; frame-
  * /authorize: GET checks the request and shows the consent page to a signed-in user; the
  * page's form POSTs back here with the same parameters, which are checked again (nothing is
  * trusted from the form but the user's decision), and the answer is a redirect to the client.
+ * Each client address may make 60 requests here in 10 minutes (GET and POST together,
+ * domain/oauth/address-limits.ts); past that, a 429 page with Retry-After, before the request
+ * is read: nothing is fetched and nothing redirects to a client not yet checked.
  */
 export function registerAuthorize(app: FastifyInstance, deps: OAuthDeps, clients: ClientResolver): void {
   const page = deps.page ?? defaultPage;
@@ -36,7 +40,17 @@ export function registerAuthorize(app: FastifyInstance, deps: OAuthDeps, clients
   /** The params as single strings; a repeated one is refused on our page, before anything else. */
   const readParams = (source: unknown): { ok: true; params: Record<string, string> } | { ok: false; message: string } => formParams(source);
 
+  /** The 429 page when the address is past its limit, else null (the request is counted). */
+  const limited = async (req: FastifyRequest, reply: FastifyReply) => {
+    const wait = await deps.attempts.take(authorizeSubject(req.ip), AUTHORIZE_MAX_PER_ADDRESS, AUTHORIZE_WINDOW_MS, deps.clock.now());
+    if (wait === 0) return null;
+    reply.header("retry-after", String(Math.ceil(wait / 1000)));
+    return sendPage(reply, 429, "Too many connection requests", tooManyBody(waitText(wait)));
+  };
+
   app.get("/authorize", async (req, reply) => {
+    const refused = await limited(req, reply);
+    if (refused) return refused;
     const read = readParams(req.query);
     if (!read.ok) return sendPage(reply, 400, "Connection refused", errorBody(read.message));
     const checked = await checkAuthorizationRequest(read.params, clients, mcpResourceOf(deps, req));
@@ -49,6 +63,8 @@ export function registerAuthorize(app: FastifyInstance, deps: OAuthDeps, clients
   });
 
   app.post("/authorize", async (req, reply) => {
+    const refused = await limited(req, reply);
+    if (refused) return refused;
     const read = readParams(req.body);
     if (!read.ok) return sendPage(reply, 400, "Connection refused", errorBody(read.message));
     const p = read.params;

@@ -50,6 +50,13 @@ export function consentCsp(redirectUri: string): string {
   return `default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self' ${redirectTarget(redirectUri).formAction}`;
 }
 
+/** The page of an address past its /authorize limit. */
+export function tooManyBody(wait: string): Html {
+  return html`<h2>Too many connection requests</h2>
+<p>This network address made too many connection requests in the last minutes. Try again in ${wait}.</p>
+<p>Nothing was shared with any application.</p>`;
+}
+
 export function errorBody(message: string): Html {
   return html`<h2>This connection request cannot be used</h2>
 <p>${message}.</p>

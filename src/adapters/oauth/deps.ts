@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import type { AttemptWindows } from "../../interfaces/attempts.ts";
 import type { Clock } from "../../interfaces/clock.ts";
 import type { OAuthStore } from "../../interfaces/oauth.ts";
 import { type Html, html } from "../shared/html.ts";
@@ -16,6 +17,8 @@ export interface SignedInUser {
 export interface OAuthDeps {
   store: OAuthStore;
   clock: Clock;
+  /** Counts `/register` and `/authorize` calls per client address (shared through Redis when there is one). */
+  attempts: AttemptWindows;
   /** Public base URL (the issuer); when unset, taken from each request's Host, as the MCP endpoint does. */
   baseUrl?: string;
   currentUser(req: FastifyRequest): Promise<SignedInUser | null>;

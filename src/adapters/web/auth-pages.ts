@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { normaliseEmail } from "../../domain/people/email.ts";
+import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS, loginSubjects } from "../../domain/people/login-throttle.ts";
 import { checkPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../domain/people/password.ts";
 import { field, requireUser, sendPage, type WebContext } from "./context.ts";
 import { html } from "../shared/html.ts";
@@ -55,8 +56,11 @@ ${ctx.signupOpen ? html`<p>No account yet? <a href="/signup">Create one</a>.</p>
     const password = field(req.body, "password");
     const email = normaliseEmail(typed);
     const now = ctx.clock.now();
-    const subjects = [`ip:${req.ip}`, `email:${email.ok ? email.value : typed.trim().toLowerCase()}`];
-    const wait = ctx.throttle.retryAfter(subjects, now);
+    const subjects = loginSubjects(req.ip, email.ok ? email.value : typed.trim().toLowerCase());
+    const wait = Math.max(
+      await ctx.attempts.wait(subjects.address, LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS, now),
+      await ctx.attempts.wait(subjects.email, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, now),
+    );
     if (wait > 0) {
       const minutes = Math.ceil(wait / 60_000);
       reply.header("retry-after", String(Math.ceil(wait / 1000)));
@@ -66,10 +70,10 @@ ${ctx.signupOpen ? html`<p>No account yet? <a href="/signup">Create one</a>.</p>
     // Unknown e-mails cost a hash too, so the time taken does not tell who has an account.
     const check = await verifyPassword(password.slice(0, PASSWORD_MAX_LENGTH * 4), user?.passwordHash ?? (await decoyHash()));
     if (!user || !check.ok) {
-      ctx.throttle.fail(subjects, now);
+      await Promise.all([ctx.attempts.add(subjects.address, LOGIN_WINDOW_MS, now), ctx.attempts.add(subjects.email, LOGIN_WINDOW_MS, now)]);
       return loginForm(req, reply, { next, email: typed, error: "Wrong e-mail or password." }, 401);
     }
-    ctx.throttle.succeed(subjects[1]!);
+    await ctx.attempts.clear(subjects.email);
     if (check.rehash) await ctx.users.setPasswordHash(user.id, await hashPassword(password));
     await startSession(req, reply, user.id);
     return reply.redirect(next, 303);
@@ -117,11 +121,11 @@ ${flash("error", o.error)}
     if (!email.ok) return signupForm(req, reply, { email: typed, error: `E-mail ${email.rule}.` }, 400);
     const password = checkPassword(field(req.body, "password"));
     if (!password.ok) return signupForm(req, reply, { email: typed, error: `Password ${password.rule}.` }, 400);
-    // Checked before the account is made, so a taken e-mail leaves no account behind.
+    // Checked first, so the common case answers before a hash is computed; the transaction below decides a race.
     if (await ctx.users.findByEmail(email.value)) return signupForm(req, reply, { email: typed, error: "That e-mail already has an account; sign in instead." }, 409);
     const passwordHash = await hashPassword(password.value);
-    const account = await ctx.pipeline.services.accounts.createAccount({ name: email.value, webPlan: "sandbox", apiPlan: null });
-    const created = await ctx.users.createUser({ accountId: account.id, email: email.value, passwordHash });
+    // The account and its user are made together: a sign-up racing this one on the same e-mail leaves no account without a user.
+    const created = await ctx.users.createAccountWithUser({ account: { name: email.value, webPlan: "sandbox", apiPlan: null }, email: email.value, passwordHash });
     if (!created.ok) return signupForm(req, reply, { email: typed, error: "That e-mail already has an account; sign in instead." }, 409);
     await startSession(req, reply, created.user.id);
     return reply.redirect("/account", 303);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { LoginThrottle } from "../../domain/people/login-throttle.ts";
 import type { Pipeline } from "../../operations/execute.ts";
+import type { AttemptWindows } from "../../interfaces/attempts.ts";
 import type { Clock } from "../../interfaces/clock.ts";
 import type { SessionStore, UserStore } from "../../interfaces/people.ts";
 import type { Html } from "../shared/html.ts";
@@ -22,7 +22,8 @@ export interface WebContext {
   users: UserStore;
   sessions: SessionStore;
   clock: Clock;
-  throttle: LoginThrottle;
+  /** Failed sign-ins, counted across processes when there is Redis (domain/people/login-throttle.ts). */
+  attempts: AttemptWindows;
   signupOpen: boolean;
   /** Connected apps (OAuth grants) of an account; none until the OAuth server is wired. */
   listGrants: (accountId: string) => Promise<ConnectedApp[]>;

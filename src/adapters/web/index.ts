@@ -4,9 +4,9 @@ import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { LoginThrottle } from "../../domain/people/login-throttle.ts";
 import type { Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
+import type { AttemptWindows } from "../../interfaces/attempts.ts";
 import type { Clock } from "../../interfaces/clock.ts";
 import type { SessionStore, UserStore } from "../../interfaces/people.ts";
 import { registerAccountPages } from "./account-pages.ts";
@@ -29,6 +29,8 @@ export interface WebDeps {
   users: UserStore;
   sessions: SessionStore;
   clock: Clock;
+  /** Counts failed sign-ins (shared through Redis when there is one). */
+  attempts: AttemptWindows;
   /** Public base URL; https makes the session cookie Secure and `__Host-` prefixed. */
   baseUrl: string | undefined;
   signup: "open" | "closed";
@@ -56,7 +58,7 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     users,
     sessions,
     clock: deps.clock,
-    throttle: new LoginThrottle(),
+    attempts: deps.attempts,
     signupOpen: deps.signup === "open",
     listGrants: deps.listGrants ?? (async () => []),
     revokeGrant: deps.revokeGrant ?? (async () => false),

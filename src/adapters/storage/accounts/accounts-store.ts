@@ -17,6 +17,11 @@ function toAccount(r: AccountsTable): Account {
   return { id: r.id, name: r.name, webPlan: plan(r.web_plan), apiPlan: plan(r.api_plan), deal: dealOf(r), createdAt: r.created_at };
 }
 
+/** A new account's row (no deal of its own). */
+export function newAccountRow(input: { name: string; webPlan: PlanId | null; apiPlan: PlanId | null }, now: number): AccountsTable {
+  return { id: newId("acc"), name: input.name, web_plan: input.webPlan, api_plan: input.apiPlan, created_at: now, monthly_credits: null, extra_monthly_credits: null, rate_per_second: null };
+}
+
 export class SqlAccountStore implements AccountStore {
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
@@ -27,7 +32,7 @@ export class SqlAccountStore implements AccountStore {
   }
 
   async createAccount(input: { name: string; webPlan: PlanId | null; apiPlan: PlanId | null }): Promise<Account> {
-    const row: AccountsTable = { id: newId("acc"), name: input.name, web_plan: input.webPlan, api_plan: input.apiPlan, created_at: this.#clock.now(), monthly_credits: null, extra_monthly_credits: null, rate_per_second: null };
+    const row = newAccountRow(input, this.#clock.now());
     await this.#db.insertInto("accounts").values(row).execute();
     return toAccount(row);
   }
