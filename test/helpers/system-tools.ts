@@ -58,9 +58,9 @@ export function findOrGet(name: ToolName): Tool {
     const why = playwrightInstall();
     const got = playwrightChromium();
     if (got) return { path: got, note: `downloaded Playwright's chromium: using ${got}` };
-    return { path: null, note: `no browser found and none could be installed: ${why ?? "the download left no browser"}` };
+    return { path: null, note: `no browser found and none could be installed (${aptMissing()}, so Playwright's download was tried): ${why ?? "the download left no browser"}` };
   }
-  if (!canApt()) return { path: null, note: `${NAMES[name][0]} not found on PATH, and it cannot be installed here (apt-get needs root): set ${ENV_NAME[name]}` };
+  if (!canApt()) return { path: null, note: `${NAMES[name][0]} not found on PATH, and it cannot be installed here (${aptMissing()}): install it or set ${ENV_NAME[name]}` };
   const why = aptInstall(DEBIAN[name]);
   const got = onPath(NAMES[name]);
   if (got) return { path: got, note: `installed Debian's ${DEBIAN[name][0]} with apt: using ${got}` };
@@ -85,7 +85,13 @@ function onPath(names: string[]): string | null {
 }
 
 function canApt(): boolean {
-  return process.getuid?.() === 0 && onPath(["apt-get"]) !== null;
+  return aptMissing() === null;
+}
+
+/** Why apt-get cannot install here, or null when it can. */
+function aptMissing(): string | null {
+  if (onPath(["apt-get"]) === null) return "no apt-get on PATH";
+  return process.getuid?.() === 0 ? null : "apt-get needs root";
 }
 
 /** Installs Debian packages; the package lists are refreshed only when the first try fails. Null, or the last line apt said. */
@@ -116,10 +122,13 @@ function playwrightChromium(): string | null {
 
 function playwrightInstall(): string | null {
   const r = spawnSync(process.execPath, [playwrightCli(), "install", "chromium"], { encoding: "utf8", timeout: 600_000 });
-  return r.status === 0 ? null : `playwright-core install chromium: ${lastLine(r.stderr || r.stdout, r.error)}`;
+  return r.status === 0 ? null : `playwright-core install chromium: ${lastLine(`${r.stdout ?? ""}\n${r.stderr ?? ""}`, r.error)}`;
 }
 
+/** The error lines a program printed (apt's `E: ...`, Node's `Error: ...`), first and last, else its last line. */
 function lastLine(text: string | null | undefined, error?: Error): string {
   const lines = (text ?? "").split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const errors = [...new Set(lines.filter((l) => /^(E|Error):/.test(l)))];
+  if (errors.length > 0) return errors.length === 1 ? errors[0]! : `${errors[0]} ${errors.at(-1)}`;
   return lines.at(-1) ?? error?.message ?? "failed";
 }
