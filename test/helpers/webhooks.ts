@@ -17,24 +17,25 @@ import Stripe from "stripe";
 import { type AddressPolicy, parseCidrs, productionPolicy } from "../../src/domain/webhooks/address-policy.ts";
 import { verifySignature } from "../../src/domain/webhooks/signature.ts";
 import type { Resolver, TransportOptions } from "../../src/adapters/webhooks/http-client.ts";
+import { tool } from "./system-tools.ts";
 
 export const HOOK_HOST = "hooks.example.test";
 
 /**
- * The webhook tests need `openssl` (it makes their CA and certificates). Without it they
- * fail, naming the command, instead of skipping: a skipped suite would let a machine
- * without openssl report the delivery path as tested.
+ * The webhook tests need `openssl` (it makes their CA and certificates), found or installed
+ * once for the run (test/helpers/system-tools.ts). Without it they fail, naming the command,
+ * instead of skipping: a skipped suite would let a machine without openssl report the
+ * delivery path as tested. Returns the program to run.
  */
-export function requireOpenssl(): void {
+export function requireOpenssl(): string {
+  const openssl = tool("openssl");
+  if (!openssl.path) throw new Error(`the webhook tests need the \`openssl\` command (Debian: apt-get install openssl): ${openssl.note}`);
   // Asked a few times: a spawn can fail once on a machine under load.
   for (let attempt = 1; ; attempt++) {
     try {
-      execFileSync("openssl", ["version"], { stdio: "ignore" });
-      return;
+      execFileSync(openssl.path, ["version"], { stdio: "ignore" });
+      return openssl.path;
     } catch (e) {
-      if ((e as { code?: string }).code === "ENOENT") {
-        throw new Error("the webhook tests need the `openssl` command on PATH (Debian: apt-get install openssl); it was not found");
-      }
       if (attempt >= 3) throw e;
     }
   }
@@ -57,9 +58,9 @@ let cached: TestPki | null = null;
 /** A CA and leaf certificates for the test names, made once per test process. */
 export function testPki(): TestPki {
   if (cached) return cached;
-  requireOpenssl();
+  const openssl = requireOpenssl();
   const dir = mkdtempSync(join(tmpdir(), "mds-webhook-pki-"));
-  const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  const run = (args: string[]) => execFileSync(openssl, args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
   const ca = (name: string) => {
     run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "2", "-subj", `/CN=${name}`]);
   };

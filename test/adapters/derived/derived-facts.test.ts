@@ -19,7 +19,7 @@ const BERTH: [number, number] = [4.483333, 51.9];
 describe("derived facts", () => {
   let receiver: Receiver;
   before(async () => {
-    receiver = await startReceiver("127.0.0.11");
+    receiver = await startReceiver("127.0.0.13");
   });
   after(() => receiver.close());
 
@@ -27,7 +27,7 @@ describe("derived facts", () => {
     describe(engine, () => {
       let t: TestService;
       before(async () => {
-        t = await startTestService({ engine, webhooks: { transport: transportFor("127.0.0.11") } });
+        t = await startTestService({ engine, webhooks: { transport: transportFor("127.0.0.13") } });
       });
       after(() => t.close());
       const api = async (key: string, method: string, url: string, body?: unknown) => {

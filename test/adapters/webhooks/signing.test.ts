@@ -20,9 +20,9 @@ describe("webhook signatures", () => {
   });
 
   it("S-1: openssl, node:crypto and stripe-node agree on a body with multi-byte UTF-8 and U+2028", () => {
-    requireOpenssl();
+    const openssl = requireOpenssl();
     const body = '{"id":"evt_2","text":"line\u2028sep Ünïcödé 🚢"}';
-    const out = execFileSync("openssl", ["dgst", "-sha256", "-hmac", SECRET, "-hex"], { input: Buffer.from(`${T}.${body}`, "utf8") }).toString();
+    const out = execFileSync(openssl, ["dgst", "-sha256", "-hmac", SECRET, "-hex"], { input: Buffer.from(`${T}.${body}`, "utf8") }).toString();
     assert.equal(out.trim().split("= ")[1], signPayload(SECRET, T, body));
     assert.doesNotThrow(() => stripe.webhooks.constructEvent(Buffer.from(body, "utf8"), signatureHeader([SECRET], T, body), SECRET, 300, undefined, T * 1000));
   });

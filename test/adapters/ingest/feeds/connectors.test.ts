@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ENGINES, get, startTestService, type TestService } from "../../../helpers/service.ts";
-import { aishubMock, aisstreamMock, captureLines, digitrafficLocations, startMosquitto, tcpReplay, until } from "./replay.ts";
+import { aishubMock, aisstreamMock, captureLines, digitrafficLocations, NO_MOSQUITTO, startMosquitto, tcpReplay, until } from "./replay.ts";
 
 /** Short thresholds so a silent feed is noticed in a test's time. */
 const FAST = { statusMs: 50, reconcileMs: 100, tuning: { silentAfterMs: 400, minReconnectMs: 100, maxReconnectMs: 400, pollIntervalMs: 100 } };
@@ -81,7 +81,7 @@ for (const engine of ENGINES) describe(`public feeds through local replays (${en
     }
   });
 
-  it("Digitraffic JSON through a local Mosquitto over WebSocket: positions with the Digitraffic source and CC BY 4.0; garbage counted and dropped", async () => {
+  it("Digitraffic JSON through a local Mosquitto over WebSocket: positions with the Digitraffic source and CC BY 4.0; garbage counted and dropped", { skip: NO_MOSQUITTO }, async () => {
     const broker = await startMosquitto();
     try {
       const feed = await addFeed(t, "finland", "digitraffic", broker.wsUrl);

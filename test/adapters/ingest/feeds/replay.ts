@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectAsync, type MqttClient } from "mqtt";
 import { WebSocketServer, type WebSocket } from "ws";
+import { tool } from "../../../helpers/system-tools.ts";
 
 /** Real captures and snapshots the local replays serve (provenance in test/fixtures/feeds/README.md). */
 export const KYSTVERKET_CAPTURE = join(import.meta.dirname, "../../../fixtures/feeds/kystverket_2026.nmea");
@@ -45,13 +46,20 @@ export async function tcpReplay(lines: () => string[]): Promise<{ port: number; 
   return state;
 }
 
+/** The Mosquitto found or installed for the run (test/helpers/system-tools.ts). */
+const MOSQUITTO = tool("mosquitto");
+
+/** Why the tests needing Mosquitto are skipped (one line), or false: they pass it as `skip`. */
+export const NO_MOSQUITTO: string | false = MOSQUITTO.path ? false : MOSQUITTO.note;
+
 /** A Mosquitto of our own: a plain MQTT listener (the test publishes there) and a WebSocket listener (the connector's). */
 export async function startMosquitto(): Promise<{ wsUrl: string; publisher: MqttClient; close(): Promise<void> }> {
+  if (!MOSQUITTO.path) throw new Error(MOSQUITTO.note);
   const [wsPort, mqttPort] = [await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), "mds-mosquitto-"));
   const conf = join(dir, "mosquitto.conf");
   writeFileSync(conf, [`listener ${wsPort} 127.0.0.1`, "protocol websockets", `listener ${mqttPort} 127.0.0.1`, "allow_anonymous true", "persistence false", ""].join("\n"));
-  const proc: ChildProcess = spawn("mosquitto", ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
+  const proc: ChildProcess = spawn(MOSQUITTO.path, ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
   let publisher: MqttClient | null = null;
   for (let i = 0; i < 100 && !publisher; i++) {
     publisher = await connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0, connectTimeout: 1_000 }).catch(() => null);

@@ -8,9 +8,9 @@ import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { TEST_EVENT_TYPE } from "../../../../src/domain/alerts/payload.ts";
 import { type BrowserFixture, HOOK_URL, signIn, startFixture } from "./fixture.ts";
-import { newContext, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
 
-describe("browser: account pages", () => {
+describe("browser: account pages", { skip: NO_BROWSER }, () => {
   let f: BrowserFixture;
   let context: BrowserContext;
   let outside: string[];

@@ -30,7 +30,7 @@ export interface BrowserFixture {
 let users = 0;
 
 export async function startFixture(options: { receiver?: boolean; withData?: boolean; env?: Record<string, string> } = {}): Promise<BrowserFixture> {
-  // The browser first: a machine without chromium fails here with the install hint, before anything else starts.
+  // The browser first: without one (the suites skip then) this fails here naming why, before anything else starts.
   const browser = await launchBrowser();
   let receiver: Receiver | null = null;
   let webhooks;

@@ -1,10 +1,18 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { tool } from "../../../helpers/system-tools.ts";
 
-/** Debian's chromium; playwright's own browser download cannot work on these machines. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * The browser `npm test` found or got once for the run (CHROMIUM_PATH, PATH, Playwright's
+ * download, else Debian's chromium installed with apt or Playwright's download): see
+ * test/helpers/system-tools.ts.
+ */
+const BROWSER = tool("chromium");
+
+/** Why the browser tests are skipped (one line), or false: every browser suite passes it as `skip`. */
+export const NO_BROWSER: string | false = BROWSER.path ? false : BROWSER.note;
 
 /** Screenshots of each page go here for people to look at; the folder is not committed. */
 export const SCREENSHOT_DIR = join(import.meta.dirname, "..", "..", "..", "..", "test-output", "screenshots");
@@ -16,8 +24,8 @@ export const SCREENSHOT_DIR = join(import.meta.dirname, "..", "..", "..", "..", 
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"];
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  if (!BROWSER.path) throw new Error(BROWSER.note);
+  return chromium.launch({ executablePath: BROWSER.path, headless: true, args: FLAGS });
 }
 
 /**

@@ -12,13 +12,13 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@model
 import type { BrowserContext, Page } from "playwright-core";
 import { MemoryProvider } from "../../../helpers/oauth.ts";
 import { type BrowserFixture, signIn, startFixture } from "./fixture.ts";
-import { newContext, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
 
 const REDIRECT = "http://127.0.0.1:33418/callback";
 
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, any>; content: { text?: string }[] };
 
-describe("browser: OAuth for MCP clients", () => {
+describe("browser: OAuth for MCP clients", { skip: NO_BROWSER }, () => {
   let f: BrowserFixture;
   let context: BrowserContext;
   let outside: string[];

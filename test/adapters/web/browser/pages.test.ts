@@ -9,11 +9,11 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@model
 import type { Page } from "playwright-core";
 import { MemoryProvider } from "../../../helpers/oauth.ts";
 import { type BrowserFixture, HOOK_URL, signIn, startFixture } from "./fixture.ts";
-import { newContext, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
 
 const HARBOUR = { type: "Polygon", coordinates: [[[24.9, 60.1], [25.0, 60.1], [25.0, 60.2], [24.9, 60.2], [24.9, 60.1]]] };
 
-describe("browser: every page is accessible, with and without script", () => {
+describe("browser: every page is accessible, with and without script", { skip: NO_BROWSER }, () => {
   let f: BrowserFixture;
   let email: string;
   let keyId: string;

@@ -12,7 +12,7 @@ import type { Page } from "playwright-core";
 import { sourcesFile } from "../../../helpers/sources-file.ts";
 import { HOUR, identity, imoOf, MIN, station, writeTrack } from "../../../helpers/vessels.ts";
 import { type BrowserFixture, startFixture } from "./fixture.ts";
-import { newContext, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
 
 // What the in-page function below uses of the DOM (this project's TypeScript has no DOM library).
 declare function getComputedStyle(el: unknown): { zIndex: string };
@@ -63,7 +63,7 @@ async function visit(f: BrowserFixture, page: Page, outside: string[], name: str
   }
 }
 
-describe("browser: public pages", () => {
+describe("browser: public pages", { skip: NO_BROWSER }, () => {
   let f: BrowserFixture;
   before(async () => {
     f = await startFixture({ withData: true });
@@ -189,7 +189,7 @@ describe("browser: public pages", () => {
   });
 });
 
-describe("browser: a source denying `web` use", () => {
+describe("browser: a source denying `web` use", { skip: NO_BROWSER }, () => {
   let f: BrowserFixture;
   let sources: { path: string; remove: () => void };
   before(async () => {

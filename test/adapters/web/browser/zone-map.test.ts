@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type BrowserFixture, signIn, startFixture } from "./fixture.ts";
-import { newContext, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
 
 // What the in-page functions below use of the DOM (this project's TypeScript has no DOM library).
 declare function getComputedStyle(el: unknown): { pointerEvents: string; zIndex: string };
@@ -16,7 +16,7 @@ interface Canvas {
   getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
 }
 
-describe("browser: the zone map", () => {
+describe("browser: the zone map", { skip: NO_BROWSER }, () => {
   let f: BrowserFixture;
   before(async () => {
     f = await startFixture();
