@@ -81,13 +81,7 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   }
 }
 
-/** In the page (no DOM types here): finish every animation that ends, and wait for it. */
-const FINISH_TRANSITIONS = "Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => (a.finish(), a.finished)))";
-
 async function axe(page: Page): Promise<string[]> {
-  // Transitions still running (Leaflet fades its layers in) are finished first, so contrast is
-  // judged on the page as it settles, not on a frame half-way through a fade.
-  await page.evaluate(FINISH_TRANSITIONS);
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
