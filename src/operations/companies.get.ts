@@ -5,6 +5,7 @@ import { AppError } from "../domain/errors.ts";
 import { formatVesselId, type VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { SANCTIONS_LISTS } from "../domain/sanctions/designation.ts";
+import { isLoaded } from "../domain/sanctions/coverage.ts";
 import { companyPagePath, vesselPagePath } from "../domain/pages/page-paths.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
 
@@ -97,7 +98,7 @@ export const companiesGet = defineOperation({
     const [states, designated] = await Promise.all([ctx.services.sanctions.listStates(), ctx.services.companies.designatedCounts()]);
     const designationChecks = SANCTIONS_LISTS.map((list) => {
       const state = states.find((s) => s.list === list);
-      const loaded = state !== undefined && state.importedAt !== null && state.asOf !== null;
+      const loaded = state !== undefined && isLoaded(state);
       const count = designated[list] ?? 0;
       const designatesThis = records.some((r) => r.source === list && r.designations.length > 0);
       // The check of a list the caller may not be shown says nothing more than that.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { formatVesselId, parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { sourced } from "../domain/rights/sourced.ts";
 import { SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/designation.ts";
-import { anyListChecked, coverageInWords, listCoverage, listsChecked, screeningCertainty } from "../domain/sanctions/coverage.ts";
+import { anyListChecked, checkedInFull, coverageInWords, listCoverage, listsChecked, screeningCertainty } from "../domain/sanctions/coverage.ts";
 import { AppError } from "../domain/errors.ts";
 import { defineOperation } from "./operation.ts";
 import { DESIGNATION_FOUND_FIELDS, findDesignations, ListCoverageSchema, screenDesignation } from "./projections/designation-match.ts";
@@ -164,7 +164,7 @@ export const screen = defineOperation({
       top: {
         method: SCREEN_METHOD,
         sanctionedCount,
-        allListsCheckedInFull: checked.extract.length === 0 && checked.notChecked.length === 0,
+        allListsCheckedInFull: checkedInFull(checked),
         coverage,
         coverageNote: coverageInWords(coverage, checked.notChecked),
       },

@@ -42,8 +42,13 @@ export interface ListCoverage {
   activeDesignations: number;
 }
 
+/** Whether a version of the list was ever imported (a list never loaded has no as-of date and no import time). */
+export function isLoaded(state: Pick<ListStateForCoverage, "importedAt" | "asOf">): boolean {
+  return state.importedAt !== null && state.asOf !== null;
+}
+
 export function listCoverage(state: ListStateForCoverage, now: number, staleAfterDays: number): ListCoverage {
-  const loaded = state.importedAt !== null && state.asOf !== null;
+  const loaded = isLoaded(state);
   const stale = loaded && now - state.importedAt! > staleAfterDays * DAY_MS;
   const status: CoverageStatus = !loaded ? "missing" : state.extract ? "extract" : stale ? "stale" : "current";
   return {
@@ -106,7 +111,12 @@ export function listsChecked(coverage: readonly ListCoverage[], visible: (list: 
 /** The certainty of one vessel's answer, from whether it matched and how the lists were checked. */
 export function screeningCertainty(matched: boolean, checked: ListsChecked): ScreeningCertainty {
   if (matched) return "match";
-  return checked.extract.length === 0 && checked.notChecked.length === 0 ? "clear" : "incomplete";
+  return checkedInFull(checked) ? "clear" : "incomplete";
+}
+
+/** Every requested list was checked in full for this caller: a no-match is then a clear. */
+export function checkedInFull(checked: ListsChecked): boolean {
+  return checked.extract.length === 0 && checked.notChecked.length === 0;
 }
 
 /** The coverage in plain words, for people and assistants reading an answer. */
