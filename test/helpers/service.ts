@@ -12,6 +12,7 @@ import { createService, DATASETS_DIR, type OAuthSeams, PROJECT_ROOT, type Servic
 import type { Clock } from "../../src/interfaces/clock.ts";
 import type { WebhooksOptions } from "../../src/adapters/webhooks/runtime.ts";
 import type { FeedRunnerOptions } from "../../src/adapters/ingest/feeds/runner.ts";
+import { dropRedisKeys } from "./redis.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -181,4 +182,24 @@ export async function startTestService(
 export async function get(t: TestService, url: string, key?: string) {
   const res = await t.service.app.inject({ method: "GET", url, headers: key ? { authorization: `Bearer ${key}` } : {} });
   return { status: res.statusCode, headers: res.headers, body: res.json() as Record<string, any> };
+}
+
+/**
+ * Two API processes of one deployment: one Redis and one REDIS_PREFIX of their own, each its
+ * own store (what they share is what goes through Redis). `close` stops both and drops the prefix.
+ */
+export async function twoProcessesOnOneRedis(redisUrl: string): Promise<{ one: TestService; two: TestService; close: () => Promise<void> }> {
+  const prefix = `mdstest${randomBytes(4).toString("hex")}`;
+  const env = { REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
+  const one = await startTestService({ withData: false, env });
+  const two = await startTestService({ withData: false, env });
+  return {
+    one,
+    two,
+    async close() {
+      await one.close();
+      await two.close();
+      await dropRedisKeys(prefix, redisUrl);
+    },
+  };
 }

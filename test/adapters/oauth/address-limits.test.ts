@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { AUTHORIZE_MAX_PER_ADDRESS, AUTHORIZE_WINDOW_MS, REGISTER_MAX_PER_ADDRESS, REGISTER_WINDOW_MS } from "../../../src/domain/oauth/address-limits.ts";
-import { dropRedisKeys, redisReachable, TEST_REDIS_URL } from "../../helpers/redis.ts";
-import { startTestService, type TestService } from "../../helpers/service.ts";
+import { redisReachable, TEST_REDIS_URL } from "../../helpers/redis.ts";
+import { startTestService, type TestService, twoProcessesOnOneRedis } from "../../helpers/service.ts";
 
 const CLIENT = { redirect_uris: ["http://127.0.0.1:6276/oauth/callback"], client_name: "Limited", token_endpoint_auth_method: "none" };
 
@@ -69,20 +68,15 @@ describe("behind a trusted reverse proxy (TRUST_PROXY), the address counted is t
 
 describe("the per-address limits are shared through Redis", async () => {
   const reachable = await redisReachable();
-  const prefix = `mdstest${randomBytes(4).toString("hex")}`;
   let one: TestService;
   let two: TestService;
+  let close: () => Promise<void>;
   before(async () => {
     if (!reachable) return;
-    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix };
-    one = await startTestService({ withData: false, env });
-    two = await startTestService({ withData: false, env });
+    ({ one, two, close } = await twoProcessesOnOneRedis(TEST_REDIS_URL));
   });
   after(async () => {
-    if (!reachable) return;
-    await one.close();
-    await two.close();
-    await dropRedisKeys(prefix);
+    if (reachable) await close();
   });
 
   test("registrations from one address through two processes count together", { skip: !reachable && `no Redis at ${TEST_REDIS_URL}` }, async () => {

@@ -1,29 +1,23 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { dropRedisKeys, redisReachable, TEST_REDIS_URL } from "../../helpers/redis.ts";
-import { startTestService, type TestService } from "../../helpers/service.ts";
+import { redisReachable, TEST_REDIS_URL } from "../../helpers/redis.ts";
+import { type TestService, twoProcessesOnOneRedis } from "../../helpers/service.ts";
 import { Browser, makeUser, PASSWORD } from "./helpers.ts";
 
 // Two API processes of one deployment: one Redis and one REDIS_PREFIX (each its own store here; failures for an unknown e-mail count all the same).
 describe("the sign-in throttle is shared through Redis", async () => {
   const reachable = await redisReachable();
-  const prefix = `mdstest${randomBytes(4).toString("hex")}`;
   let one: TestService;
   let two: TestService;
+  let close: () => Promise<void>;
   before(async () => {
     if (!reachable) return;
-    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix };
-    one = await startTestService({ withData: false, env });
-    two = await startTestService({ withData: false, env });
+    ({ one, two, close } = await twoProcessesOnOneRedis(TEST_REDIS_URL));
     two.clock.t = one.clock.t;
     await makeUser(two, "dee@example.org");
   });
   after(async () => {
-    if (!reachable) return;
-    await one.close();
-    await two.close();
-    await dropRedisKeys(prefix);
+    if (reachable) await close();
   });
 
   test("ten failures for an e-mail in one process lock its sign-in in another", { skip: !reachable && `no Redis at ${TEST_REDIS_URL}` }, async () => {
