@@ -1,4 +1,4 @@
-import type { AccountsTable, ApiKeysTable, CreditUsageTable, KeyUsageTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable, SessionsTable, StationsTable, UsersTable } from "./tables/accounts.ts";
+import type { AccountsTable, ApiKeysTable, CreditBatchesTable, CreditUsageTable, KeyUsageTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable, SessionsTable, StationsTable, UsersTable } from "./tables/accounts.ts";
 import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable, GateCrossingsTable, LatestPositionsTable, PortCallsTable, PositionsTable, StationCountersTable, VesselIdentitiesTable } from "./tables/ais.ts";
 import type { AlertCursorsTable, AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable, AlertsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, ZoneFeedTable, ZonePresenceTable } from "./tables/alerts.ts";
 import type { CompanyFleetTable, CompanyNameTermsTable, CompanyRecordsTable, DatasetsTable, FlagsTable, InspectionsTable, PortsTable, WrecksTable } from "./tables/reference.ts";
@@ -21,6 +21,7 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   credit_usage: CreditUsageTable;
+  credit_batches: CreditBatchesTable;
   key_usage: KeyUsageTable;
   stations: StationsTable;
   ports: PortsTable;

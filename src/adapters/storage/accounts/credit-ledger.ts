@@ -12,6 +12,13 @@ import type { Database } from "../schema.ts";
  * The per-key tallies are for reporting only; they are buffered in memory and written
  * once a second (and before any usage read), so the hot path is one statement.
  */
+/** One account-month's increment in a batch written behind. */
+export interface CreditIncrement {
+  accountId: string;
+  period: string;
+  delta: number;
+}
+
 /** Keys per statement when the tallies are written (4 parameters each, far below either engine's limit). */
 const KEY_TALLY_CHUNK = 500;
 
@@ -59,6 +66,28 @@ export class SqlCreditLedger implements CreditLedger {
   async add(accountId: string, period: string, delta: number): Promise<void> {
     await this.#ensureRow(accountId, period);
     await this.#db.updateTable("credit_usage").set({ used: sql`used + ${delta}` }).where("account_id", "=", accountId).where("period", "=", period).execute();
+  }
+
+  /**
+   * Adds a batch of increments taken from Redis under `token`, once: the token is recorded in
+   * the same transaction, so a batch applied before its taker died is recognised when another
+   * process takes it over. False when the batch had already been applied.
+   */
+  async applyBatch(token: string, increments: readonly CreditIncrement[], now = Date.now()): Promise<boolean> {
+    return this.#db.transaction().execute(async (tx) => {
+      const recorded = await tx.insertInto("credit_batches").values({ token, applied_at: now }).onConflict((oc) => oc.doNothing()).returning("token").executeTakeFirst();
+      if (!recorded) return false;
+      for (const { accountId, period, delta } of increments) {
+        await tx.insertInto("credit_usage").values({ account_id: accountId, period, used: 0 }).onConflict((oc) => oc.doNothing()).execute();
+        await tx.updateTable("credit_usage").set({ used: sql`used + ${delta}` }).where("account_id", "=", accountId).where("period", "=", period).execute();
+      }
+      return true;
+    });
+  }
+
+  /** Forgets the tokens of batches applied before `before` (epoch ms): no taker outlives them. */
+  async forgetBatches(before: number): Promise<void> {
+    await this.#db.deleteFrom("credit_batches").where("applied_at", "<", before).execute();
   }
 
   tally(keyId: string, period: string, calls: number, credits: number): void {

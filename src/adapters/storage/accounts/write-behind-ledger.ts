@@ -1,9 +1,12 @@
 import type { ChargeResult, CreditLedger } from "../../../interfaces/accounts.ts";
+import type { CreditIncrement } from "./credit-ledger.ts";
 
 /** What the write-behind ledger needs of the store underneath. */
 export interface LedgerStore extends CreditLedger {
   balance(accountId: string, period: string): Promise<number>;
   add(accountId: string, period: string, delta: number): Promise<void>;
+  applyBatch(token: string, increments: readonly CreditIncrement[]): Promise<boolean>;
+  forgetBatches(before: number): Promise<void>;
   tally(keyId: string, period: string, calls: number, credits: number): void;
   flush(): Promise<void>;
   close(): Promise<void>;

@@ -18,6 +18,7 @@ import { stationUdpKey } from "./0018-station-udp-key.ts";
 import { derivedFacts } from "./0019-derived-facts.ts";
 import { scale } from "./0020-scale.ts";
 import { accountExtraCredits } from "./0022-account-extra-credits.ts";
+import { creditBatches } from "./0023-credit-batches.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -45,5 +46,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0019_derived_facts": derivedFacts(types),
     "0020_scale": scale(types),
     "0022_account_extra_credits": accountExtraCredits(),
+    "0023_credit_batches": creditBatches(types),
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { AppError } from "../../../domain/errors.ts";
 import type { ChargeResult, CreditLedger } from "../../../interfaces/accounts.ts";
@@ -34,16 +35,42 @@ local pending = tonumber(redis.call('HGET', KEYS[2], ARGV[2]) or '0')
 redis.call('SET', KEYS[1], tonumber(ARGV[1]) + pending, 'NX', 'EX', ARGV[3])
 return 1`;
 
-/** Takes every pending increment at once: whichever process takes them writes them. */
+/**
+ * Takes every pending increment at once, as a batch under the caller's token: the hash is
+ * renamed to the batch's key and the token entered, with Redis's time, in the set of batches
+ * taken and not yet applied. A taker that dies before applying leaves its batch there for
+ * another process to apply, rather than taking it to its grave.
+ */
 const TAKE = `
-local all = redis.call('HGETALL', KEYS[1])
-redis.call('DEL', KEYS[1])
-return all`;
+if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
+redis.call('RENAME', KEYS[1], KEYS[2])
+local t = redis.call('TIME')
+redis.call('ZADD', KEYS[3], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[1])
+return redis.call('HGETALL', KEYS[2])`;
+
+/**
+ * The token of one batch taken more than ARGV[1] ms ago and still not applied (its taker died
+ * or stalled), marked taken now so the processes looking at once do not all apply it. If two
+ * do, the database applies it once (applyBatch records the token).
+ */
+const CLAIM_STALE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'LIMIT', 0, 1)
+if #stale == 0 then return false end
+redis.call('ZADD', KEYS[1], now, stale[1])
+return stale[1]`;
 
 const SET_USED = `
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 redis.call('HDEL', KEYS[2], ARGV[2])
 return 1`;
+
+/** A batch taken this long ago and not applied is taken over: no write of one batch takes 10 s. */
+const BATCH_RECLAIM_MS = 10_000;
+
+/** How long the database remembers an applied batch's token: far longer than any batch waits in Redis. */
+const BATCH_MEMORY_MS = 86_400_000;
 
 /** A balance outlives its month by more than a week, whenever in the month it was seeded. */
 const BALANCE_TTL_SECONDS = 40 * 86_400;
@@ -52,7 +79,8 @@ type Scripts = {
   mdsCharge(balance: string, pending: string, cost: number, limit: number, field: string): Promise<[number, number]>;
   mdsRefund(balance: string, pending: string, cost: number, field: string): Promise<number>;
   mdsSeed(balance: string, pending: string, used: number, field: string, ttl: number): Promise<number>;
-  mdsTake(pending: string): Promise<string[]>;
+  mdsTake(pending: string, batch: string, batches: string, token: string): Promise<string[]>;
+  mdsClaimStale(batches: string, olderThanMs: number): Promise<string | null>;
   mdsSetUsed(balance: string, pending: string, used: number, field: string, ttl: number): Promise<number>;
 };
 
@@ -70,24 +98,28 @@ export class RedisCreditLedger implements CreditLedger {
   readonly #store: LedgerStore;
   readonly #prefix: string;
   readonly #flushMs: number;
+  readonly #reclaimAfterMs: number;
   readonly #seeding = new Map<string, Promise<void>>();
   #timer: NodeJS.Timeout | null = null;
   #flushing: Promise<void> = Promise.resolve();
   #closed = false;
+  #forgotBatchesAt = 0;
 
-  constructor(options: { redisUrl: string; store: LedgerStore; prefix: string; flushMs?: number; onError?: (err: Error) => void }) {
+  constructor(options: { redisUrl: string; store: LedgerStore; prefix: string; flushMs?: number; reclaimAfterMs?: number; onError?: (err: Error) => void }) {
     // Auto-pipelining: the charges of concurrent requests go to Redis in one write instead of one each.
     const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, enableAutoPipelining: true });
     redis.on("error", (err: Error) => options.onError?.(err));
     redis.defineCommand("mdsCharge", { numberOfKeys: 2, lua: CHARGE });
     redis.defineCommand("mdsRefund", { numberOfKeys: 2, lua: REFUND });
     redis.defineCommand("mdsSeed", { numberOfKeys: 2, lua: SEED });
-    redis.defineCommand("mdsTake", { numberOfKeys: 1, lua: TAKE });
+    redis.defineCommand("mdsTake", { numberOfKeys: 3, lua: TAKE });
+    redis.defineCommand("mdsClaimStale", { numberOfKeys: 1, lua: CLAIM_STALE });
     redis.defineCommand("mdsSetUsed", { numberOfKeys: 2, lua: SET_USED });
     this.#redis = redis as Redis & Scripts;
     this.#store = options.store;
     this.#prefix = `${options.prefix}:credits`;
     this.#flushMs = options.flushMs ?? 200;
+    this.#reclaimAfterMs = options.reclaimAfterMs ?? BATCH_RECLAIM_MS;
     this.#schedule();
   }
 
@@ -97,6 +129,15 @@ export class RedisCreditLedger implements CreditLedger {
 
   get #pendingKey(): string {
     return `${this.#prefix}:pending`;
+  }
+
+  /** The tokens of the batches taken and not yet applied, scored by when they were taken. */
+  get #batchesKey(): string {
+    return `${this.#prefix}:batches`;
+  }
+
+  #batchKey(token: string): string {
+    return `${this.#prefix}:batch:${token}`;
   }
 
   /**
@@ -172,33 +213,42 @@ export class RedisCreditLedger implements CreditLedger {
   }
 
   /**
-   * Writes the pending increments of every process to the database. Taken from Redis
-   * first, so two processes never write the same increment; put back when the database
-   * refuses them, so none is dropped.
+   * Writes the pending increments of every process to the database: first any batch another
+   * process took and did not apply (it died or stalled), then what is pending now, taken as a
+   * batch of this process's. Each batch leaves Redis only once the database has it, and the
+   * database applies a batch once, so a kill at any point neither loses nor doubles a charge.
    */
   async flush(): Promise<void> {
     const previous = this.#flushing;
     this.#flushing = (async () => {
       await previous.catch(() => undefined);
-      const flat = await this.#redis.mdsTake(this.#pendingKey);
-      const taken: { field: string; delta: number }[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) taken.push({ field: flat[i]!, delta: Number(flat[i + 1]) });
-      for (let i = 0; i < taken.length; i++) {
-        const { field, delta } = taken[i]!;
-        if (delta === 0) continue;
-        const [accountId, period] = field.split("|") as [string, string];
-        try {
-          await this.#store.add(accountId, period, delta);
-        } catch (e) {
-          const back = this.#redis.multi();
-          for (const t of taken.slice(i)) back.hincrby(this.#pendingKey, t.field, t.delta);
-          await back.exec();
-          throw e;
-        }
+      for (let token = await this.#redis.mdsClaimStale(this.#batchesKey, this.#reclaimAfterMs); token !== null; token = await this.#redis.mdsClaimStale(this.#batchesKey, this.#reclaimAfterMs)) {
+        await this.#apply(token, await this.#redis.hgetall(this.#batchKey(token)));
       }
+      const token = randomUUID();
+      const flat = await this.#redis.mdsTake(this.#pendingKey, this.#batchKey(token), this.#batchesKey, token);
+      const taken: Record<string, string> = {};
+      for (let i = 0; i + 1 < flat.length; i += 2) taken[flat[i]!] = flat[i + 1]!;
+      if (flat.length > 0) await this.#apply(token, taken);
       await this.#store.flush();
+      if (Date.now() - this.#forgotBatchesAt > BATCH_MEMORY_MS / 24) {
+        this.#forgotBatchesAt = Date.now();
+        await this.#store.forgetBatches(Date.now() - BATCH_MEMORY_MS);
+      }
     })();
     await this.#flushing;
+  }
+
+  /** Applies a taken batch (field `account|period` -> increment), then drops it from Redis. */
+  async #apply(token: string, batch: Record<string, string>): Promise<void> {
+    const increments = Object.entries(batch)
+      .map(([field, delta]) => {
+        const [accountId, period] = field.split("|") as [string, string];
+        return { accountId, period, delta: Number(delta) };
+      })
+      .filter((i) => i.delta !== 0);
+    if (increments.length > 0) await this.#store.applyBatch(token, increments);
+    await this.#redis.multi().del(this.#batchKey(token)).zrem(this.#batchesKey, token).exec();
   }
 
   async usage(accountId: string, keyId: string, period: string) {

@@ -36,6 +36,12 @@ export interface CreditUsageTable {
   used: number;
 }
 
+/** A batch of credit increments applied from Redis's write-behind, by the token it was taken under. */
+export interface CreditBatchesTable {
+  token: string;
+  applied_at: number;
+}
+
 /** Per-key tallies for reporting; the account row above is what limits. */
 export interface KeyUsageTable {
   key_id: string;

@@ -69,6 +69,50 @@ describe("credits in Redis, written behind to the store (several processes)", as
     assert.equal(await store().balance(accountId, "2026-11"), 14);
   });
 
+  /**
+   * A process whose store stops at a point of the write, as a kill -9 there would: `before`
+   * the batch reaches the database, or `after` it did but before the batch left Redis. The
+   * stop is released (as a failure) when the test ends, so the process can be closed.
+   */
+  function killedDuringWrite(deployment: string, at: "before" | "after") {
+    const s = store();
+    const apply = s.applyBatch.bind(s);
+    let release: (e: Error) => void = () => undefined;
+    const stopped = new Promise<boolean>((_, reject) => (release = reject));
+    s.applyBatch = async (token, increments) => {
+      if (at === "after") await apply(token, increments);
+      return stopped;
+    };
+    const l = new RedisCreditLedger({ redisUrl: REDIS_URL, store: s, prefix: deployment, flushMs: 3_600_000 });
+    return { ledger: l, release: () => release(new Error("killed")) };
+  }
+
+  for (const at of ["before", "after"] as const) {
+    it(`a process killed ${at} writing a batch it took: another process writes it, once`, { skip: !reachable && `no Redis at ${REDIS_URL}` }, async () => {
+      const { accountId, keyId } = await account();
+      const deployment = `${prefix}-killed-${at}`;
+      const killed = killedDuringWrite(deployment, at);
+      try {
+        for (let i = 0; i < 5; i++) assert.ok((await killed.ledger.charge(accountId, keyId, "2026-11", 3, 100)).ok);
+        void killed.ledger.flush().catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 100));
+        assert.equal(await store().balance(accountId, "2026-11"), at === "before" ? 0 : 15, "the taker stopped where it was killed");
+        const other = ledger(3_600_000, deployment);
+        await other.flush();
+        assert.equal(await store().balance(accountId, "2026-11"), at === "before" ? 0 : 15, "a batch taken moments ago is its taker's to write");
+        const soon = new RedisCreditLedger({ redisUrl: REDIS_URL, store: store(), prefix: deployment, flushMs: 3_600_000, reclaimAfterMs: 50 });
+        ledgers.push(soon);
+        await soon.flush();
+        assert.equal(await store().balance(accountId, "2026-11"), 15, "taken over once it is stale, and applied once");
+        await soon.flush();
+        assert.equal(await store().balance(accountId, "2026-11"), 15);
+      } finally {
+        killed.release();
+        await killed.ledger.close();
+      }
+    });
+  }
+
   it("Redis losing its data: the balance is rebuilt from the store, with nothing written behind lost", { skip: !reachable && `no Redis at ${REDIS_URL}` }, async () => {
     const { accountId, keyId } = await account();
     const l = ledger();
