@@ -2,6 +2,7 @@ import type { VesselDerivedState } from "../domain/derived/derive.ts";
 import type { DerivedFix } from "../domain/derived/fix.ts";
 import type { PortCall } from "../domain/derived/port-call-detector.ts";
 import type { GateCrossing } from "../domain/derived/transit-detector.ts";
+import type { VesselEvent } from "../domain/derived/vessel-event.ts";
 import type { Waterway } from "../domain/derived/waterway.ts";
 import type { NewAlert } from "./webhooks.ts";
 import type { VisibleStations } from "./vessels.ts";
@@ -46,6 +47,8 @@ export interface DerivedCommit {
   calls: PortCall[];
   crossings: GateCrossing[];
   coverage: { gateId: string; hour: number; stationId: number }[];
+  /** Behaviour events, each the latest version of its row (an open event grows until it ends). */
+  events: VesselEvent[];
   alerts: NewAlert[];
 }
 

@@ -207,5 +207,5 @@ export async function apply(
     }
     saved.push({ stationId: list[0]!.stationId, mmsi: list[0]!.mmsi, state });
   }
-  return { events, commit: { states: saved, basis, calls, crossings, coverage } };
+  return { events, commit: { states: saved, basis, calls, crossings, coverage, events: [] } };
 }

@@ -1,5 +1,5 @@
 import type { AccountsTable, ApiKeysTable, CreditBatchesTable, CreditUsageTable, KeyUsageTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable, SessionsTable, StationsTable, UsersTable } from "./tables/accounts.ts";
-import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable, GateCrossingsTable, LatestPositionsTable, PortCallsTable, PositionsTable, StationCountersTable, VesselIdentitiesTable } from "./tables/ais.ts";
+import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable, GateCrossingsTable, LatestPositionsTable, PortCallsTable, PositionsTable, StationCountersTable, VesselEventsTable, VesselIdentitiesTable } from "./tables/ais.ts";
 import type { AlertCursorsTable, AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable, AlertsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, ZoneFeedTable, ZonePresenceTable } from "./tables/alerts.ts";
 import type { CompanyFleetTable, CompanyNameTermsTable, CompanyRecordsTable, DatasetsTable, FlagsTable, InspectionsTable, PortsTable, WrecksTable } from "./tables/reference.ts";
 import type { SanctionsChangesTable, SanctionsDesignationsTable, SanctionsEventsTable, SanctionsFetchesTable, SanctionsIdentifiersTable, SanctionsListsTable, SanctionsVersionsTable } from "./tables/sanctions.ts";
@@ -22,6 +22,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   credit_usage: CreditUsageTable;
   credit_batches: CreditBatchesTable;
+  vessel_events: VesselEventsTable;
   key_usage: KeyUsageTable;
   stations: StationsTable;
   ports: PortsTable;

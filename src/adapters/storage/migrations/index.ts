@@ -19,6 +19,7 @@ import { derivedFacts } from "./0019-derived-facts.ts";
 import { scale } from "./0020-scale.ts";
 import { accountExtraCredits } from "./0022-account-extra-credits.ts";
 import { creditBatches } from "./0023-credit-batches.ts";
+import { vesselEvents } from "./0024-vessel-events.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -47,5 +48,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0020_scale": scale(types),
     "0022_account_extra_credits": accountExtraCredits(),
     "0023_credit_batches": creditBatches(types),
+    "0024_vessel_events": vesselEvents(types),
   };
 }

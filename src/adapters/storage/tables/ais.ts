@@ -85,3 +85,21 @@ export interface GateCoverageTable {
   hour: number;
   station_id: number;
 }
+
+/** One behaviour event of one vessel (domain/derived/vessel-event.ts); `detail` is JSON of `{details, inputs}`. */
+export interface VesselEventsTable {
+  id: string;
+  type: string;
+  station_id: number;
+  mmsi: number;
+  start: number;
+  end: number | null;
+  lat: number;
+  lon: number;
+  counterpart_mmsi: number | null;
+  detail: string;
+  method: string;
+  version: string;
+  confidence: number;
+  updated_at: number;
+}

@@ -1,0 +1,35 @@
+import type { Kysely, Migration } from "kysely";
+import type { ColumnTypes } from "./column-types.ts";
+
+/**
+ * Behaviour events (domain/derived/vessel-event.ts, docs/vessel-events.md): one row per
+ * event and vessel (an encounter is two rows, one for each ship, each naming the other).
+ * Like port calls, each row carries the station it came from, so reads apply the caller's
+ * visible stations; the id is deterministic, so a recompute rewrites the same row.
+ */
+export function vesselEvents({ bigint, real }: ColumnTypes): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("vessel_events")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("station_id", "integer", (c) => c.notNull())
+        .addColumn("mmsi", "integer", (c) => c.notNull())
+        .addColumn("start", bigint, (c) => c.notNull())
+        .addColumn("end", bigint)
+        .addColumn("lat", real, (c) => c.notNull())
+        .addColumn("lon", real, (c) => c.notNull())
+        .addColumn("counterpart_mmsi", "integer")
+        // JSON: details, method, inputs (the rest of domain/derived/vessel-event.ts).
+        .addColumn("detail", "text", (c) => c.notNull())
+        .addColumn("method", "text", (c) => c.notNull())
+        .addColumn("version", "text", (c) => c.notNull())
+        .addColumn("confidence", real, (c) => c.notNull())
+        .addColumn("updated_at", bigint, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("vessel_events_vessel").on("vessel_events").columns(["mmsi", "start"]).execute();
+      await db.schema.createIndex("vessel_events_time").on("vessel_events").columns(["start"]).execute();
+    },
+  };
+}
