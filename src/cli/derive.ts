@@ -40,7 +40,7 @@ export async function recomputeDerived(core: ServiceCore, window: { from?: numbe
   const vessels = await store.vesselsHeard(from, to);
   const result: RecomputeResult = { vessels: vessels.length, positions: 0, calls: 0, crossings: 0 };
   for (let at = 0; at < vessels.length; at += VESSELS_PER_COMMIT) {
-    const commit: Omit<DerivedCommit, "alerts"> & { alerts: [] } = { first: 0, last: 0, count: 0, states: [], calls: [], crossings: [], coverage: [], alerts: [] };
+    const commit: Omit<DerivedCommit, "alerts"> & { alerts: [] } = { first: 0, last: 0, count: 0, states: [], calls: [], crossings: [], coverage: [], events: [], alerts: [] };
     for (const v of vessels.slice(at, at + VESSELS_PER_COMMIT)) {
       const fixes = await core.services.positions.track(v.mmsi, from, to, [v.stationId]);
       result.positions += fixes.length;
@@ -48,6 +48,7 @@ export async function recomputeDerived(core: ServiceCore, window: { from?: numbe
       commit.calls.push(...applied.commit.calls);
       commit.crossings.push(...applied.commit.crossings);
       commit.coverage.push(...applied.commit.coverage);
+      commit.events.push(...applied.commit.events);
       if (!keepStates) commit.states.push(...applied.commit.states);
     }
     result.calls += new Set(commit.calls.map((c) => c.id)).size;
