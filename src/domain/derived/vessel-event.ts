@@ -21,9 +21,12 @@ export interface VesselEvent {
   start: number;
   /** Epoch ms; null while the event is still open (a gap not yet closed, a loitering still going). */
   end: number | null;
-  /** Where it happened: the centroid of a meeting or a loitering, the last position before a gap. */
-  lat: number;
-  lon: number;
+  /**
+   * Where it happened: the centroid of a meeting or a loitering, the last position before a
+   * gap, the vessel's last position when its identity changed (null when none was heard).
+   */
+  lat: number | null;
+  lon: number | null;
   /** The other vessel of an encounter (heard by the same station); null for every other type. */
   counterpartMmsi: number | null;
   /** Type-specific facts (medianKnots, distanceKm, impliedKnots, field/old/new, ...). */

@@ -94,7 +94,7 @@ describe("loitering", () => {
     assert.ok(e.end !== null);
     const hours = (e.end! - e.start) / HOUR;
     assert.ok(hours >= 4.8 && hours <= 5.1, `lasted ${hours} h`);
-    assert.ok(Math.abs(e.lat - OPEN_SEA[1]) < 0.01 && Math.abs(e.lon - OPEN_SEA[0]) < 0.01);
+    assert.ok(Math.abs(e.lat! - OPEN_SEA[1]) < 0.01 && Math.abs(e.lon! - OPEN_SEA[0]) < 0.01);
   });
 
   it("still drifting after 4 h: open (no end) until it moves", async () => {

@@ -18,8 +18,8 @@ export function vesselEvents({ bigint, real }: ColumnTypes): Migration {
         .addColumn("mmsi", "integer", (c) => c.notNull())
         .addColumn("start", bigint, (c) => c.notNull())
         .addColumn("end", bigint)
-        .addColumn("lat", real, (c) => c.notNull())
-        .addColumn("lon", real, (c) => c.notNull())
+        .addColumn("lat", real)
+        .addColumn("lon", real)
         .addColumn("counterpart_mmsi", "integer")
         // JSON: details, method, inputs (the rest of domain/derived/vessel-event.ts).
         .addColumn("detail", "text", (c) => c.notNull())

@@ -8,13 +8,13 @@ import type { VisibleStations } from "../../../interfaces/vessels.ts";
 import type { BulkRow } from "../dialect/dialect.ts";
 import type { Database, PortCallsTable } from "../schema.ts";
 import { writeAlerts } from "../alerts/webhook-outbox.ts";
+import { writeVesselEvents } from "./vessel-event-rows.ts";
 
 /** Thrown inside the commit transaction to roll it back when the page, or a state it started from, changed under it. */
 class PageTaken extends Error {}
 
 const STATE_CONFLICT = `ON CONFLICT (station_id, mmsi) DO UPDATE SET last_time = excluded.last_time, state = excluded.state`;
 const CALL_CONFLICT = `ON CONFLICT (id) DO UPDATE SET departure = excluded.departure, confidence = excluded.confidence, version = excluded.version, detail = excluded.detail, updated_at = excluded.updated_at`;
-const EVENT_CONFLICT = `ON CONFLICT (id) DO UPDATE SET "end" = excluded."end", lat = excluded.lat, lon = excluded.lon, detail = excluded.detail, method = excluded.method, version = excluded.version, confidence = excluded.confidence, updated_at = excluded.updated_at`;
 /** Members of one IN list when looking up states. */
 const CHUNK = 400;
 
@@ -93,15 +93,7 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
           rows: page.crossings.map((c): BulkRow => [c.gateId, c.mmsi, c.stationId, c.time, c.direction, c.gapMs, c.observed ? 1 : 0]),
           tail: "ON CONFLICT DO NOTHING",
         });
-        // As with calls, the last version of each event in the page wins.
-        const events = new Map(page.events.map((e) => [e.id, e]));
-        await this.dialect.bulkInsert(trx, {
-          table: "vessel_events",
-          columns: ["id", "type", "station_id", "mmsi", "start", "end", "lat", "lon", "counterpart_mmsi", "detail", "method", "version", "confidence", "updated_at"],
-          types: ["text", "text", "int4", "int4", "int8", "int8", "float8", "float8", "int4", "text", "text", "text", "float8", "int8"],
-          rows: [...events.values()].map((e): BulkRow => [e.id, e.type, e.stationId, e.mmsi, e.start, e.end, e.lat, e.lon, e.counterpartMmsi, JSON.stringify({ details: e.details, inputs: e.inputs }), e.method, e.version, e.confidence, now]),
-          tail: EVENT_CONFLICT,
-        });
+        await writeVesselEvents(trx, this.dialect, page.events, now);
         await this.dialect.bulkInsert(trx, {
           table: "slow_episodes",
           columns: ["station_id", "mmsi", "start", "last", "lat", "lon"],
@@ -246,7 +238,8 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
       await trx.deleteFrom("port_calls").where("arrival", ">=", from).where("arrival", "<", to).execute();
       await trx.deleteFrom("gate_crossings").where("time", ">=", from).where("time", "<", to).execute();
       await trx.deleteFrom("gate_coverage").where("hour", ">=", from - 3_600_000).where("hour", "<", to).execute();
-      await trx.deleteFrom("vessel_events").where("start", ">=", from).where("start", "<", to).execute();
+      // Identity changes are recorded at ingest, from reports no recompute can read again.
+      await trx.deleteFrom("vessel_events").where("start", ">=", from).where("start", "<", to).where("type", "!=", "identity_change").execute();
       await trx.deleteFrom("slow_episodes").where("start", ">=", from).where("start", "<", to).execute();
       await trx.deleteFrom("station_heard").where("hour", ">=", from - 3_600_000).where("hour", "<", to).execute();
       if (states) await trx.deleteFrom("derived_state").execute();

@@ -10,6 +10,8 @@ import type {
 } from "../../../interfaces/positions.ts";
 import type { BulkRow, ColumnType, SqlDialect } from "../dialect/dialect.ts";
 import { fixFromRow, identityFromRow } from "./position-rows.ts";
+import { identityEvents } from "./identity-events.ts";
+import { writeVesselEvents } from "./vessel-event-rows.ts";
 import type { Database } from "../schema.ts";
 
 /**
@@ -166,6 +168,8 @@ export class SqlPositionStore implements PositionStore {
       if (this.#derivedQueue()) await this.#write(trx, "derived_feed", DERIVED_QUEUE_COLUMNS, DERIVED_QUEUE_TYPES, batch.positions.map(derivedQueueRow), "");
       // The latest table's columns are those of positions in the same order (see fixRow).
       await this.#write(trx, "latest_positions", POSITION_COLUMNS, LATEST_TYPES, latest, LATEST_CONFLICT);
+      // Identity changes are judged against what is stored before it is overwritten.
+      if (this.#derivedQueue() && batch.identities.length > 0) await writeVesselEvents(trx, this.#dialect, await identityEvents(trx, batch.identities), Date.now());
       await this.#write(trx, "vessel_identities", IDENTITY_COLUMNS, IDENTITY_TYPES, identities, IDENTITY_CONFLICT);
       await this.#write(trx, "station_counters", ["station_id", "counter", "value"], ["int4", "text", "int8"], counters, COUNTER_CONFLICT);
       return { inserted };

@@ -94,8 +94,8 @@ export interface VesselEventsTable {
   mmsi: number;
   start: number;
   end: number | null;
-  lat: number;
-  lon: number;
+  lat: number | null;
+  lon: number | null;
   counterpart_mmsi: number | null;
   detail: string;
   method: string;
