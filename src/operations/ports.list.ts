@@ -35,6 +35,7 @@ export const portsList = defineOperation({
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
     return {
+      // A row UN/LOCODE may not give is left out and counted, as other lists count theirs.
       data: page.map((p) =>
         sourced("ports", ["unlocode"], {
           unlocode: p.unlocode,
@@ -42,7 +43,7 @@ export const portsList = defineOperation({
           country: p.country,
           coordinates: coordinatesOf(p, { countRows: true, whenWithheld: "omit" }),
           api: `${ctx.baseUrl}/api/v1/ports/${p.unlocode}`,
-        }),
+        }, { countRows: true }),
       ),
       nextCursor: rows.length > input.limit && last ? encodeCursor({ after: last.unlocode }) : null,
     };

@@ -55,7 +55,8 @@ export const EXAMPLES: Record<string, Example> = {
   "me.feed": { query: { maxAge: "60" }, plan: "team", bad: { param: "maxAge", query: { maxAge: "0" } } },
   "me.stations": { bad: { param: "nope", query: { nope: "1" } } },
   "sanctions.list": { path: { list: "ofac" }, bad: { param: "list", path: { list: "mars" } } },
-  screen: { query: { ids: "9292058" }, bad: { param: "ids", query: { ids: "12" } } },
+  // EBANO (7406784) is on the demo OFAC extract: the answer rests on a list the rights suite can deny.
+  screen: { query: { ids: "9292058,7406784" }, bad: { param: "ids", query: { ids: "12" } } },
   "vessels.get": { path: { id: VESSEL }, bad: { param: "id", path: { id: "9175794" } } },
   "vessels.track": { path: { id: VESSEL }, query: { hours: "24" }, bad: { param: "hours", path: { id: VESSEL }, query: { hours: "169" } } },
   search: { query: { q: "rotterdam" }, bad: { param: "q", query: { q: "x" } } },
