@@ -22,6 +22,8 @@ import { BUNDLED_DATASETS_DIR } from "../src/adapters/importers/bundled-datasets
 import { loadWaterways } from "../src/adapters/importers/gates.ts";
 import { loadBundledPorts } from "../src/adapters/importers/ports/bundled-ports.ts";
 import { apply } from "../src/adapters/derived/runtime.ts";
+import { MemoryLookups } from "../src/adapters/derived/memory-lookups.ts";
+import { loadShore } from "../src/adapters/importers/shore.ts";
 import { newVesselDerivedState, type VesselDerivedState } from "../src/domain/derived/derive.ts";
 import type { DerivedFix } from "../src/domain/derived/fix.ts";
 import { fromPlane, toPlane } from "../src/domain/derived/geo.ts";
@@ -72,6 +74,12 @@ const areas = places.map((p) => portArea({ unlocode: p.unlocode, name: p.name, l
 const ports = new PortAreaIndex(areas);
 const { waterways } = await loadWaterways(BUNDLED_DATASETS_DIR);
 const gates = new GateSet(waterways.map((w) => w.gate));
+/** Port calls and transits only here: the behaviour detectors read what ingest stored, held in memory. */
+const context = (fixes: readonly DerivedFix[]) => {
+  const lookups = new MemoryLookups();
+  lookups.add(fixes);
+  return { ports, gates, shore: loadShore(), minSilenceMs: 6 * 3_600_000, lookups };
+};
 // Ports the World Port Index sizes, whose own area no other port's area overlaps (a call's port is then unambiguous).
 const callPorts = areas.filter((a) => a.geometry === "wpi_radius" && ports.nearest(a.lat, a.lon)?.area === a);
 
@@ -194,11 +202,12 @@ for (let i = 0; i < PER_SCENARIO; i++) {
 // Live: fixes in receive order (vessels interleaved by time, late ones where degraded), pages of 5,000.
 fixes.sort((x, y) => x.time - y.time);
 const states = new Map<string, VesselDerivedState>();
+const liveContext = context(fixes);
 const calls = new Map<string, PortCall>();
 const crossings: GateCrossing[] = [];
 const started = performance.now();
 for (let at = 0; at < fixes.length; at += 5000) {
-  const r = await apply(fixes.slice(at, at + 5000), async (keys) => new Map(keys.map((k) => [`${k.stationId}:${k.mmsi}`, states.get(`${k.stationId}:${k.mmsi}`) ?? newVesselDerivedState()])), ports, gates);
+  const r = await apply(fixes.slice(at, at + 5000), async (keys) => new Map(keys.map((k) => [`${k.stationId}:${k.mmsi}`, states.get(`${k.stationId}:${k.mmsi}`) ?? newVesselDerivedState()])), liveContext);
   for (const s of r.commit.states) states.set(`${s.stationId}:${s.mmsi}`, s.state);
   for (const c of r.commit.calls) calls.set(c.id, c);
   crossings.push(...r.commit.crossings);
@@ -274,7 +283,7 @@ function realCsv(file: string, columns: { mmsi: string; time: string; lat: strin
 }
 async function realRun(name: string, real: DerivedFix[]) {
   const st = new Map<string, VesselDerivedState>();
-  const r = await apply(real, async (keys) => new Map(keys.map((k) => [`${k.stationId}:${k.mmsi}`, st.get(`${k.stationId}:${k.mmsi}`) ?? newVesselDerivedState()])), ports, gates);
+  const r = await apply(real, async (keys) => new Map(keys.map((k) => [`${k.stationId}:${k.mmsi}`, st.get(`${k.stationId}:${k.mmsi}`) ?? newVesselDerivedState()])), context(real));
   const inArea = r.commit.states.filter((s) => s.state.calls.port !== null);
   const stopped = inArea.filter((s) => s.state.calls.stop !== null);
   const byGate = new Map<string, number>();

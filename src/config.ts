@@ -123,6 +123,7 @@ const EnvSchema = z.object({
   DIGITRAFFIC_USER: z.string().regex(/^[A-Za-z0-9._-]{1,60}\/[A-Za-z0-9._-]{1,60}$/, { error: "must be <organisation>/<application> (letters, digits, . _ -; no personal data)" }).optional(),
   FEED_SILENT_MINUTES: wholeNumber(1, 1_440, "must be a whole number of minutes from 1 to 1440").optional(),
   DERIVED_FACTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  AIS_GAP_HOURS: wholeNumber(1, 72, "must be a whole number of hours from 1 to 72").default(6),
 });
 
 export interface Config {
@@ -180,6 +181,8 @@ export interface Config {
   feedSilentMs: number | undefined;
   /** Port calls and chokepoint transits derived from ingested positions; off: nothing is queued or derived. */
   derivedFacts: boolean;
+  /** A vessel silent this long while its station hears others near it has an AIS gap. */
+  aisGapMs: number;
 }
 
 /** Every problem as `NAME: rule, got "value"`; the message holds them all on one line. */
@@ -231,6 +234,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     digitrafficUser: e.DIGITRAFFIC_USER,
     feedSilentMs: e.FEED_SILENT_MINUTES === undefined ? undefined : e.FEED_SILENT_MINUTES * 60_000,
     derivedFacts: e.DERIVED_FACTS === "on",
+    aisGapMs: e.AIS_GAP_HOURS * 3_600_000,
   };
 }
 

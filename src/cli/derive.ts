@@ -3,7 +3,7 @@ import type { ServiceCore } from "../compose/services.ts";
 import type { DerivedCommit } from "../interfaces/derived.ts";
 import { parseIsoTime } from "../domain/tracks/window.ts";
 import { newVesselDerivedState } from "../domain/derived/derive.ts";
-import { GateSet } from "../domain/derived/transit-detector.ts";
+import { heardCell } from "../domain/derived/gap-detector.ts";
 import { parseCommandArgs, str } from "./arguments.ts";
 import { CliError } from "./cli-error.ts";
 import { withServices } from "./context.ts";
@@ -17,10 +17,12 @@ export interface RecomputeResult {
   positions: number;
   calls: number;
   crossings: number;
+  /** Distinct behaviour events written (an encounter's two rows count two). */
+  events: number;
 }
 
 /**
- * Recomputes port calls and gate crossings from stored positions: each (station, vessel)
+ * Recomputes port calls, gate crossings and vessel events from stored positions: each (station, vessel)
  * from a fresh state, its fixes in time order, through the same code live derivation
  * runs (adapters/derived/runtime.ts `apply`), so fixes that arrived in order give the
  * same facts as live. Facts in [from, to) are replaced. Without `to`, the detectors'
@@ -34,28 +36,38 @@ export async function recomputeDerived(core: ServiceCore, window: { from?: numbe
   const keepStates = window.to !== undefined;
   await core.derived?.idle();
   const ports = core.derived ? await core.derived.ports() : null;
-  if (!ports) throw new CliError("derivation is off (DERIVED_FACTS=off): nothing to recompute");
-  const gates = new GateSet(core.services.waterways.waterways.map((w) => w.gate));
+  if (!core.derived || !ports) throw new CliError("derivation is off (DERIVED_FACTS=off): nothing to recompute");
+  const context = core.derived.context(ports);
   await store.clear(from, to, !keepStates);
   const vessels = await store.vesselsHeard(from, to);
-  const result: RecomputeResult = { vessels: vessels.length, positions: 0, calls: 0, crossings: 0 };
-  for (let at = 0; at < vessels.length; at += VESSELS_PER_COMMIT) {
-    const commit: Omit<DerivedCommit, "alerts"> & { alerts: [] } = { first: 0, last: 0, count: 0, states: [], calls: [], crossings: [], coverage: [], events: [], alerts: [] };
-    for (const v of vessels.slice(at, at + VESSELS_PER_COMMIT)) {
-      const fixes = await core.services.positions.track(v.mmsi, from, to, [v.stationId]);
-      result.positions += fixes.length;
-      const applied = await apply(fixes, async () => new Map([[`${v.stationId}:${v.mmsi}`, newVesselDerivedState()]]), ports, gates);
-      commit.calls.push(...applied.commit.calls);
-      commit.crossings.push(...applied.commit.crossings);
-      commit.coverage.push(...applied.commit.coverage);
-      commit.events.push(...applied.commit.events);
-      if (!keepStates) commit.states.push(...applied.commit.states);
-    }
+  const result: RecomputeResult = { vessels: vessels.length, positions: 0, calls: 0, crossings: 0, events: 0 };
+  const batches = [];
+  for (let at = 0; at < vessels.length; at += VESSELS_PER_COMMIT) batches.push(vessels.slice(at, at + VESSELS_PER_COMMIT));
+  const tracks = (batch: typeof vessels) => Promise.all(batch.map((v) => core.services.positions.track(v.mmsi, from, to, [v.stationId])));
+  // First what every station heard, where and when: an AIS gap is judged against all of it,
+  // whichever vessels come later in the walk.
+  for (const batch of batches) {
+    const commit = emptyCommit();
+    for (const track of await tracks(batch)) for (const f of track) commit.heard.push({ stationId: f.stationId, hour: Math.floor(f.time / 3_600_000) * 3_600_000, cell: heardCell(f.lat, f.lon) });
+    await store.commit(commit, core.services.clock.now());
+  }
+  for (const batch of batches) {
+    const fixes = (await tracks(batch)).flat();
+    result.positions += fixes.length;
+    // Each vessel from a fresh state; the batch's vessels in one pass, so their episodes meet.
+    const applied = await apply(fixes, async (keys) => new Map(keys.map((k) => [`${k.stationId}:${k.mmsi}`, newVesselDerivedState()])), context);
+    const { basis: _basis, ...facts } = applied.commit;
+    const commit = { ...emptyCommit(), ...facts, states: keepStates ? [] : facts.states };
     result.calls += new Set(commit.calls.map((c) => c.id)).size;
     result.crossings += commit.crossings.length;
+    result.events += new Set(commit.events.map((e) => e.id)).size;
     await store.commit(commit, core.services.clock.now());
   }
   return result;
+}
+
+function emptyCommit(): Omit<DerivedCommit, "alerts"> & { alerts: [] } {
+  return { first: 0, last: 0, count: 0, states: [], calls: [], crossings: [], coverage: [], events: [], episodes: [], heard: [], alerts: [] };
 }
 
 function timeOption(values: Record<string, string | boolean | undefined>, name: string): number | undefined {
@@ -66,15 +78,19 @@ function timeOption(values: Record<string, string | boolean | undefined>, name: 
   return t;
 }
 
-/** `mds derive port-calls [--from <t>] [--to <t>]`: recomputes port calls and chokepoint crossings over stored history. */
-export async function deriveCommand(argv: string[], io: CliIo): Promise<void> {
-  const { values, rest } = parseCommandArgs("derive port-calls", argv, { from: { type: "string" }, to: { type: "string" } });
-  if (rest.length > 0) throw new CliError(`mds derive port-calls: unexpected argument "${rest[0]}"`);
+/**
+ * `mds derive port-calls|events [--from <t>] [--to <t>]`: recomputes every derived fact over
+ * stored history (port calls, chokepoint crossings and vessel events come from one walk, so
+ * either name recomputes all of them).
+ */
+export const deriveCommand = (what: "port-calls" | "events") => async (argv: string[], io: CliIo): Promise<void> => {
+  const { values, rest } = parseCommandArgs(`derive ${what}`, argv, { from: { type: "string" }, to: { type: "string" } });
+  if (rest.length > 0) throw new CliError(`mds derive ${what}: unexpected argument "${rest[0]}"`);
   const from = timeOption(values, "from");
   const to = timeOption(values, "to");
   if (from !== undefined && to !== undefined && from >= to) throw new CliError("--from must be before --to");
   await withServices(io, async (s) => {
     const r = await recomputeDerived(s, { from, to });
-    io.out(values.json ? JSON.stringify(r) : `recomputed ${r.calls} port calls and ${r.crossings} gate crossings from ${r.positions} positions of ${r.vessels} vessels`);
+    io.out(values.json ? JSON.stringify(r) : `recomputed ${r.calls} port calls, ${r.crossings} gate crossings and ${r.events} vessel events from ${r.positions} positions of ${r.vessels} vessels`);
   });
-}
+};

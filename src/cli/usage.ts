@@ -41,7 +41,8 @@ export const USAGE = `usage: mds <command> [options]
                                          a simulated station sending to a running service (tcp:, udp:, http:)
   compact                                move positions older than 90 days to the archive (10-minute points) and link
                                          new AIS identities and sanctions lists into the vessel registry (serve does both)
-  derive port-calls [--from <t>] [--to <t>]  recompute port calls and chokepoint crossings from stored positions
+  derive port-calls [--from <t>] [--to <t>]  recompute port calls, chokepoint crossings and vessel events from stored positions
+  derive events [--from <t>] [--to <t>]      the same recompute (every derived fact comes from one walk)
 ${USERS_USAGE}
 ${ACCOUNT_USAGE}
 

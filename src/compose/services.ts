@@ -44,6 +44,7 @@ import { SqlZoneStateStore } from "../adapters/storage/alerts/zone-state-store.t
 import { SqlDerivedStore } from "../adapters/storage/positions/derived-store.ts";
 import { DerivedFacts } from "../adapters/derived/runtime.ts";
 import { loadWaterways } from "../adapters/importers/gates.ts";
+import { loadShore } from "../adapters/importers/shore.ts";
 import { BUNDLED_DATASETS_DIR } from "../adapters/importers/bundled-datasets-dir.ts";
 import { GateSet } from "../domain/derived/transit-detector.ts";
 import { loadSecretBox } from "../adapters/storage/accounts/secret-keys.ts";
@@ -253,6 +254,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     ? new DerivedFacts({
         store: services.derived,
         gates: new GateSet(waterways.waterways.map((w) => w.gate)),
+        shore: loadShore(),
+        minSilenceMs: config.aisGapMs,
         portsVersion: async () => (await datasetLog.get("ports"))?.importedAt ?? null,
         now: () => clock.now(),
         alertsFor: (events) => alerts.portCallAlerts(events),

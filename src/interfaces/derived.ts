@@ -23,7 +23,10 @@ export const DERIVED_FACT_KINDS = {
   port_call: { table: "port_calls", bookkeeping: ["updated_at"] },
   gate_crossing: { table: "gate_crossings", bookkeeping: [] },
   gate_coverage: { table: "gate_coverage", bookkeeping: [] },
-} as const;
+  encounter: { table: "vessel_events", type: "encounter", bookkeeping: ["updated_at"] },
+  loitering: { table: "vessel_events", type: "loitering", bookkeeping: ["updated_at"] },
+  ais_gap: { table: "vessel_events", type: "ais_gap", bookkeeping: ["updated_at"] },
+} as const satisfies Record<string, { table: string; type?: string; bookkeeping: readonly string[] }>;
 
 export type DerivedFactKind = keyof typeof DERIVED_FACT_KINDS;
 
@@ -50,7 +53,34 @@ export interface DerivedCommit {
   coverage: { gateId: string; hour: number; stationId: number }[];
   /** Behaviour events, each the latest version of its row (an open event grows until it ends). */
   events: VesselEvent[];
+  /** Slow episodes that may hold an encounter, for vessels judged later at the same station. */
+  episodes: StoredEpisode[];
+  /** Hours and cells each station heard a vessel in (the coverage behind AIS gaps). */
+  heard: { stationId: number; hour: number; cell: number }[];
   alerts: NewAlert[];
+}
+
+/** A slow episode as encounters are judged from it: who, where and when. */
+export interface StoredEpisode {
+  stationId: number;
+  mmsi: number;
+  start: number;
+  last: number;
+  lat: number;
+  lon: number;
+}
+
+/**
+ * What behaviour detection asks of stored data while it derives: the station's coverage,
+ * other vessels' slow episodes, and fixes. Live derivation and `mds derive` ask the same.
+ */
+export interface BehaviourLookups {
+  /** Which of `hours` have the station hearing some vessel in one of `cells`. */
+  heardHours(stationId: number, cells: readonly number[], hours: readonly number[]): Promise<Set<number>>;
+  /** Episodes of the station overlapping [from, to] whose centre is within the box. */
+  episodesNear(stationId: number, from: number, to: number, box: { minLat: number; maxLat: number; minLon: number; maxLon: number }): Promise<StoredEpisode[]>;
+  /** One station's fixes of one vessel in [from, to], oldest first. */
+  fixes(stationId: number, mmsi: number, from: number, to: number): Promise<DerivedFix[]>;
 }
 
 export interface StoredPortCall extends PortCall {
@@ -113,7 +143,7 @@ export interface EventCount {
   count: number;
 }
 
-export interface DerivedStore {
+export interface DerivedStore extends BehaviourLookups {
   /** The oldest queued fixes, in id order. */
   queued(limit: number): Promise<QueuedDerivedFix[]>;
   /** Saved detector states of these vessels (absent when never seen). */

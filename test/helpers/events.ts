@@ -42,6 +42,6 @@ export function portCall(c: Partial<PortCall> & { stationId: number; mmsi: numbe
 
 /** One commit of these events and calls, as a page of live derivation with no fixes. */
 export async function commitEvents(t: TestService, events: VesselEvent[], calls: PortCall[] = []): Promise<void> {
-  const r = await t.service.services.derived.commit({ first: 0, last: 0, count: 0, states: [], calls, crossings: [], coverage: [], events, alerts: [] }, t.clock.now());
+  const r = await t.service.services.derived.commit({ first: 0, last: 0, count: 0, states: [], calls, crossings: [], coverage: [], events, episodes: [], heard: [], alerts: [] }, t.clock.now());
   if (!r.consumed) throw new Error("the commit was not taken");
 }

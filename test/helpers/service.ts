@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -35,6 +35,9 @@ function datasetsFingerprint(): string {
   const h = createHash("sha256");
   h.update(Object.keys(DATASETS).join(","));
   h.update(Object.keys(allMigrations(columnTypes("sqlite"))).join(","));
+  // A migration changed in place before it ever shipped changes the template too.
+  const migrations = join(PROJECT_ROOT, "src/adapters/storage/migrations");
+  for (const f of readdirSync(migrations).sort()) h.update(readFileSync(join(migrations, f)));
   for (const f of ["unlocode/unece_unlocode_2018-1_raw.csv.gz", "ports/wpi_UpdatedPub150.csv.gz", "flags/iso3166_country-codes.csv"]) {
     const p = join(DATASETS_DIR, f);
     h.update(`${f}:${existsSync(p) ? statSync(p).size : 0}`);

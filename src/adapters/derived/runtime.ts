@@ -1,9 +1,14 @@
-import { deriveFix, derivedStateTime, newVesselDerivedState, type VesselDerivedState } from "../../domain/derived/derive.ts";
+import { type DeriveContext, deriveFix, derivedStateTime, newVesselDerivedState, type VesselDerivedState } from "../../domain/derived/derive.ts";
+import { encountersBetween } from "../../domain/derived/encounter-detector.ts";
+import { cellsAround, gapHours, gapOf } from "../../domain/derived/gap-detector.ts";
+import type { ShoreIndex } from "../../domain/derived/shore.ts";
+import type { Silence, SlowEpisode } from "../../domain/derived/slow-episode.ts";
+import type { VesselEvent } from "../../domain/derived/vessel-event.ts";
 import type { DerivedFix } from "../../domain/derived/fix.ts";
 import { PortAreaIndex, portArea } from "../../domain/derived/port-areas.ts";
 import type { PortCall, PortCallEvent } from "../../domain/derived/port-call-detector.ts";
 import type { GateCrossing, GateSet } from "../../domain/derived/transit-detector.ts";
-import type { DerivedCommit, DerivedStore } from "../../interfaces/derived.ts";
+import type { BehaviourLookups, DerivedCommit, DerivedStore, StoredEpisode } from "../../interfaces/derived.ts";
 import type { NewAlert } from "../../interfaces/webhooks.ts";
 import { SerialTasks } from "../shared/serial-tasks.ts";
 
@@ -19,6 +24,10 @@ const NOT_READY_RETRY_MS = 1_000;
 export interface DerivedFactsDeps {
   store: DerivedStore;
   gates: GateSet;
+  /** Coastline for loitering's distance from shore. */
+  shore: ShoreIndex;
+  /** Silence that makes a candidate AIS gap (AIS_GAP_HOURS). */
+  minSilenceMs: number;
   /**
    * The version of the port areas' data (when the ports dataset was last imported, by any
    * process), or null while it has never been imported. Read before every drain: a fix judged
@@ -58,6 +67,11 @@ export class DerivedFacts {
   ports(): Promise<PortAreaIndex> {
     this.#ports ??= this.#d.store.portPlaces().then((places) => new PortAreaIndex(places.map(portArea)));
     return this.#ports;
+  }
+
+  /** What apply() needs besides the fixes, with these port areas. */
+  context(ports: PortAreaIndex): ApplyContext {
+    return { ports, gates: this.#d.gates, shore: this.#d.shore, minSilenceMs: this.#d.minSilenceMs, lookups: this.#d.store };
   }
 
   /**
@@ -126,8 +140,7 @@ export class DerivedFacts {
         const applied = await apply(
           page.map((q) => q.fix),
           (keys) => this.#load(keys),
-          ports,
-          this.#d.gates,
+          this.context(ports),
         );
         const alerts = this.#d.alertsFor ? await this.#d.alertsFor(applied.events) : [];
         const r = await this.#d.store.commit({ first: page[0]!.id, last: page[page.length - 1]!.id, count: page.length, ...applied.commit, alerts }, this.#d.now());
@@ -165,15 +178,27 @@ export interface AppliedFixes {
   commit: Omit<DerivedCommit, "first" | "last" | "count" | "alerts">;
 }
 
+/** Reference data and lookups the detectors need besides the fixes. */
+export interface ApplyContext extends DeriveContext {
+  lookups: BehaviourLookups;
+}
+
+/** Another vessel's episode is looked for within this box around an episode's centre (degrees, about 2 km). */
+const EPISODE_BOX_DEG = 0.02;
+/** Fixes either side of two episodes' overlap that still pair with it (the encounter pairing window). */
+const PAIR_MARGIN_MS = 10 * 60_000;
+
 /**
  * Applies fixes to their vessels' detectors, each vessel's in time order: the one path of
- * live derivation and of `mds derive`'s recompute.
+ * live derivation and of `mds derive`'s recompute. Then the judgements that look across
+ * vessels of one station (docs/vessel-events.md): a silence is an AIS gap only if the station
+ * kept hearing others near it, and a slow episode far from port is matched against the other
+ * slow episodes there for encounters. Both read stored data and this page's own.
  */
 export async function apply(
   fixes: readonly DerivedFix[],
   load: (keys: readonly { stationId: number; mmsi: number }[]) => Promise<Map<string, VesselDerivedState>>,
-  ports: PortAreaIndex,
-  gates: GateSet,
+  ctx: ApplyContext,
 ): Promise<AppliedFixes> {
   const byVessel = new Map<string, DerivedFix[]>();
   for (const f of fixes) {
@@ -193,19 +218,57 @@ export async function apply(
   const crossings: GateCrossing[] = [];
   const coverage: DerivedCommit["coverage"] = [];
   const saved: DerivedCommit["states"] = [];
+  const vesselEvents: VesselEvent[] = [];
+  const meetings: SlowEpisode[] = [];
+  const silences: Silence[] = [];
+  const heard = new Map<string, DerivedCommit["heard"][number]>();
   for (const [key, list] of byVessel) {
     const state = states.get(key) ?? newVesselDerivedState();
     list.sort((a, b) => a.time - b.time);
     for (const f of list) {
-      const out = deriveFix(state, f, ports, gates);
+      const out = deriveFix(state, f, ctx);
       for (const e of out.calls) {
         events.push(e);
         calls.push(e.call);
       }
       crossings.push(...out.crossings);
       for (const c of out.coverage) coverage.push({ ...c, stationId: f.stationId });
+      vesselEvents.push(...out.events);
+      if (out.meeting) meetings.push(out.meeting);
+      if (out.silence) silences.push(out.silence);
+      heard.set(`${f.stationId}:${out.heard.hour}:${out.heard.cell}`, { stationId: f.stationId, ...out.heard });
     }
     saved.push({ stationId: list[0]!.stationId, mmsi: list[0]!.mmsi, state });
   }
-  return { events, commit: { states: saved, basis, calls, crossings, coverage, events: [] } };
+  const episodes = meetings.map(storedEpisode);
+  for (const s of silences) {
+    const hours = gapHours(s);
+    const cells = cellsAround(s.from[0], s.from[1]);
+    const heardHours = await ctx.lookups.heardHours(s.stationId, cells, hours);
+    for (const h of hours) if (cells.some((c) => heard.has(`${s.stationId}:${h}:${c}`))) heardHours.add(h);
+    const gap = gapOf(s, heardHours.size);
+    if (gap) vesselEvents.push(gap);
+  }
+  for (const e of episodes) vesselEvents.push(...(await encountersOf(e, episodes, ctx.lookups)));
+  return { events, commit: { states: saved, basis, calls, crossings, coverage, events: vesselEvents, episodes, heard: [...heard.values()] } };
+}
+
+function storedEpisode(e: SlowEpisode): StoredEpisode {
+  return { stationId: e.stationId, mmsi: e.mmsi, start: e.start, last: e.last, lat: e.sumLat / e.positions, lon: e.sumLon / e.positions };
+}
+
+/** Encounters of an episode with the other vessels' episodes at its station and place, stored or of this page. */
+async function encountersOf(e: StoredEpisode, page: readonly StoredEpisode[], lookups: BehaviourLookups): Promise<VesselEvent[]> {
+  const box = { minLat: e.lat - EPISODE_BOX_DEG, maxLat: e.lat + EPISODE_BOX_DEG, minLon: e.lon - EPISODE_BOX_DEG * 2, maxLon: e.lon + EPISODE_BOX_DEG * 2 };
+  const near = (o: StoredEpisode) => o.stationId === e.stationId && o.mmsi !== e.mmsi && o.last >= e.start && o.start <= e.last && o.lat >= box.minLat && o.lat <= box.maxLat && o.lon >= box.minLon && o.lon <= box.maxLon;
+  const others = new Map<string, StoredEpisode>();
+  for (const o of [...(await lookups.episodesNear(e.stationId, e.start, e.last, box)), ...page]) if (near(o)) others.set(`${o.mmsi}:${o.start}`, o);
+  const out: VesselEvent[] = [];
+  for (const o of others.values()) {
+    // The overlap, widened by the pairing margin: the same window from either vessel's side.
+    const from = Math.max(e.start, o.start) - PAIR_MARGIN_MS;
+    const to = Math.min(e.last, o.last) + PAIR_MARGIN_MS;
+    out.push(...encountersBetween(await lookups.fixes(e.stationId, e.mmsi, from, to), await lookups.fixes(e.stationId, o.mmsi, from, to)));
+  }
+  return out;
 }

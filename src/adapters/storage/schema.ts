@@ -1,5 +1,5 @@
 import type { AccountsTable, ApiKeysTable, CreditBatchesTable, CreditUsageTable, KeyUsageTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable, SessionsTable, StationsTable, UsersTable } from "./tables/accounts.ts";
-import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable, GateCrossingsTable, LatestPositionsTable, PortCallsTable, PositionsTable, StationCountersTable, VesselEventsTable, VesselIdentitiesTable } from "./tables/ais.ts";
+import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable, GateCrossingsTable, LatestPositionsTable, PortCallsTable, PositionsTable, SlowEpisodesTable, StationCountersTable, StationHeardTable, VesselEventsTable, VesselIdentitiesTable } from "./tables/ais.ts";
 import type { AlertCursorsTable, AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable, AlertsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, ZoneFeedTable, ZonePresenceTable } from "./tables/alerts.ts";
 import type { CompanyFleetTable, CompanyNameTermsTable, CompanyRecordsTable, DatasetsTable, FlagsTable, InspectionsTable, PortsTable, WrecksTable } from "./tables/reference.ts";
 import type { SanctionsChangesTable, SanctionsDesignationsTable, SanctionsEventsTable, SanctionsFetchesTable, SanctionsIdentifiersTable, SanctionsListsTable, SanctionsVersionsTable } from "./tables/sanctions.ts";
@@ -23,6 +23,8 @@ export interface Database {
   credit_usage: CreditUsageTable;
   credit_batches: CreditBatchesTable;
   vessel_events: VesselEventsTable;
+  slow_episodes: SlowEpisodesTable;
+  station_heard: StationHeardTable;
   key_usage: KeyUsageTable;
   stations: StationsTable;
   ports: PortsTable;

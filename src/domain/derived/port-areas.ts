@@ -69,6 +69,19 @@ export class PortAreaIndex {
     return this.#byCode.get(unlocode);
   }
 
+  /** Distance outside the nearest anchorage ring (negative inside one); Infinity when no port is within a cell. */
+  clearanceKm(lat: number, lon: number): number {
+    const cy = Math.floor(lat / CELL);
+    const cx = Math.floor(lon / CELL);
+    let best = Number.POSITIVE_INFINITY;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        for (const a of this.#cells.get(`${cy + dy}:${wrapCell(cx + dx)}`) ?? []) best = Math.min(best, distanceKm(lat, lon, a.lat, a.lon) - a.anchorageKm);
+      }
+    }
+    return best;
+  }
+
   /** The port whose centre is nearest, among those whose anchorage ring holds the point. */
   nearest(lat: number, lon: number): { area: PortArea; km: number } | null {
     const cy = Math.floor(lat / CELL);

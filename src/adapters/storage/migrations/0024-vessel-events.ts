@@ -30,6 +30,30 @@ export function vesselEvents({ bigint, real }: ColumnTypes): Migration {
         .execute();
       await db.schema.createIndex("vessel_events_vessel").on("vessel_events").columns(["mmsi", "start"]).execute();
       await db.schema.createIndex("vessel_events_time").on("vessel_events").columns(["start"]).execute();
+
+      // Slow episodes that ended far from port and lasted 2 h: what encounters are judged from,
+      // one vessel's against another's at the same station and place.
+      await db.schema
+        .createTable("slow_episodes")
+        .addColumn("station_id", "integer", (c) => c.notNull())
+        .addColumn("mmsi", "integer", (c) => c.notNull())
+        .addColumn("start", bigint, (c) => c.notNull())
+        .addColumn("last", bigint, (c) => c.notNull())
+        .addColumn("lat", real, (c) => c.notNull())
+        .addColumn("lon", real, (c) => c.notNull())
+        .addPrimaryKeyConstraint("slow_episodes_pk", ["station_id", "mmsi", "start"])
+        .execute();
+      await db.schema.createIndex("slow_episodes_station_time").on("slow_episodes").columns(["station_id", "last"]).execute();
+
+      // Hours and quarter-degree cells in which a station heard any vessel: the coverage that
+      // tells an AIS gap from a receiver outage.
+      await db.schema
+        .createTable("station_heard")
+        .addColumn("station_id", "integer", (c) => c.notNull())
+        .addColumn("hour", bigint, (c) => c.notNull())
+        .addColumn("cell", "integer", (c) => c.notNull())
+        .addPrimaryKeyConstraint("station_heard_pk", ["station_id", "hour", "cell"])
+        .execute();
     },
   };
 }

@@ -3,6 +3,7 @@ import { sql, type Transaction } from "kysely";
 import { derivedStateTime, type VesselDerivedState } from "../../../domain/derived/derive.ts";
 import { PORT_CALL_VERSION } from "../../../domain/derived/port-call-detector.ts";
 import type { BBox } from "../../../domain/alerts/geometry.ts";
+import type { DerivedFix } from "../../../domain/derived/fix.ts";
 import type { VesselEventType } from "../../../domain/derived/vessel-event.ts";
 import type {
   DerivedCommit,
@@ -12,6 +13,7 @@ import type {
   PortPlace,
   QueuedDerivedFix,
   StoredCrossing,
+  StoredEpisode,
   StoredPortCall,
   StoredVesselEvent,
   VesselEventQuery,
@@ -114,6 +116,16 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
           rows: [...events.values()].map((e): BulkRow => [e.id, e.type, e.stationId, e.mmsi, e.start, e.end, e.lat, e.lon, e.counterpartMmsi, JSON.stringify({ details: e.details, inputs: e.inputs }), e.method, e.version, e.confidence, now]),
           tail: EVENT_CONFLICT,
         });
+        await this.dialect.bulkInsert(trx, {
+          table: "slow_episodes",
+          columns: ["station_id", "mmsi", "start", "last", "lat", "lon"],
+          types: ["int4", "int4", "int8", "int8", "float8", "float8"],
+          rows: [...new Map(page.episodes.map((e) => [`${e.stationId}:${e.mmsi}:${e.start}`, e])).values()].map((e): BulkRow => [e.stationId, e.mmsi, e.start, e.last, e.lat, e.lon]),
+          tail: "ON CONFLICT DO NOTHING",
+        });
+        const heard = new Map<string, BulkRow>();
+        for (const h of page.heard) heard.set(`${h.stationId}:${h.hour}:${h.cell}`, [h.stationId, h.hour, h.cell]);
+        await this.dialect.bulkInsert(trx, { table: "station_heard", columns: ["station_id", "hour", "cell"], types: ["int4", "int8", "int4"], rows: [...heard.values()], tail: "ON CONFLICT DO NOTHING" });
         const seen = new Set<string>();
         const coverage: BulkRow[] = [];
         for (const c of page.coverage) {
@@ -272,6 +284,48 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
     return out;
   }
 
+  async heardHours(stationId: number, cells: readonly number[], hours: readonly number[]): Promise<Set<number>> {
+    if (cells.length === 0 || hours.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom("station_heard")
+      .select("hour")
+      .distinct()
+      .where("station_id", "=", stationId)
+      .where("hour", ">=", Math.min(...hours))
+      .where("hour", "<=", Math.max(...hours))
+      .where("cell", "in", [...cells])
+      .execute();
+    return new Set(rows.map((r) => Number(r.hour)));
+  }
+
+  async episodesNear(stationId: number, from: number, to: number, box: { minLat: number; maxLat: number; minLon: number; maxLon: number }): Promise<StoredEpisode[]> {
+    const rows = await this.db
+      .selectFrom("slow_episodes")
+      .selectAll()
+      .where("station_id", "=", stationId)
+      .where("last", ">=", from)
+      .where("start", "<=", to)
+      .where("lat", ">=", box.minLat)
+      .where("lat", "<=", box.maxLat)
+      .where("lon", ">=", box.minLon)
+      .where("lon", "<=", box.maxLon)
+      .execute();
+    return rows.map((r) => ({ stationId: r.station_id, mmsi: r.mmsi, start: Number(r.start), last: Number(r.last), lat: r.lat, lon: r.lon }));
+  }
+
+  async fixes(stationId: number, mmsi: number, from: number, to: number): Promise<DerivedFix[]> {
+    const rows = await this.db
+      .selectFrom("positions")
+      .select(["mmsi", "time", "station_id", "lat", "lon", "sog", "nav_status"])
+      .where("mmsi", "=", mmsi)
+      .where("time", ">=", from)
+      .where("time", "<=", to)
+      .where("station_id", "=", stationId)
+      .orderBy("time")
+      .execute();
+    return rows.map((r) => ({ mmsi: r.mmsi, time: Number(r.time), stationId: r.station_id, lat: r.lat, lon: r.lon, sog: r.sog, navStatus: r.nav_status }));
+  }
+
   async vesselsHeard(from: number, to: number): Promise<{ stationId: number; mmsi: number }[]> {
     const rows = await this.db.selectFrom("positions").select(["station_id", "mmsi"]).distinct().where("time", ">=", from).where("time", "<", to).orderBy("station_id").orderBy("mmsi").execute();
     return rows.map((r) => ({ stationId: r.station_id, mmsi: r.mmsi }));
@@ -283,6 +337,8 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
       await trx.deleteFrom("gate_crossings").where("time", ">=", from).where("time", "<", to).execute();
       await trx.deleteFrom("gate_coverage").where("hour", ">=", from - 3_600_000).where("hour", "<", to).execute();
       await trx.deleteFrom("vessel_events").where("start", ">=", from).where("start", "<", to).execute();
+      await trx.deleteFrom("slow_episodes").where("start", ">=", from).where("start", "<", to).execute();
+      await trx.deleteFrom("station_heard").where("hour", ">=", from - 3_600_000).where("hour", "<", to).execute();
       if (states) await trx.deleteFrom("derived_state").execute();
     });
   }

@@ -103,3 +103,20 @@ export interface VesselEventsTable {
   confidence: number;
   updated_at: number;
 }
+
+/** A slow episode judged for encounters (domain/derived/slow-episode.ts). */
+export interface SlowEpisodesTable {
+  station_id: number;
+  mmsi: number;
+  start: number;
+  last: number;
+  lat: number;
+  lon: number;
+}
+
+/** An hour and cell in which a station heard a vessel (domain/derived/gap-detector.ts heardCell). */
+export interface StationHeardTable {
+  station_id: number;
+  hour: number;
+  cell: number;
+}
