@@ -2,7 +2,8 @@ import type { VesselDerivedState } from "../domain/derived/derive.ts";
 import type { DerivedFix } from "../domain/derived/fix.ts";
 import type { PortCall } from "../domain/derived/port-call-detector.ts";
 import type { GateCrossing } from "../domain/derived/transit-detector.ts";
-import type { VesselEvent } from "../domain/derived/vessel-event.ts";
+import type { VesselEvent, VesselEventType } from "../domain/derived/vessel-event.ts";
+import type { BBox } from "../domain/alerts/geometry.ts";
 import type { Waterway } from "../domain/derived/waterway.ts";
 import type { NewAlert } from "./webhooks.ts";
 import type { VisibleStations } from "./vessels.ts";
@@ -113,6 +114,33 @@ export interface PortCallQuery {
   /** Keyset: calls with (arrival, id) after this, in arrival order. */
   after: { arrival: number; id: string } | null;
   limit: number;
+  /** Newest first instead (and `after` unused): the latest calls of a summary. */
+  newestFirst?: boolean;
+}
+
+export interface StoredVesselEvent extends VesselEvent {
+  updatedAt: number;
+}
+
+export interface VesselEventQuery {
+  visible: VisibleStations;
+  /** Events starting in [from, to). */
+  from: number;
+  to: number;
+  /** The types asked for; none: nothing is read. */
+  types: readonly VesselEventType[];
+  /** Keyset: events with (start, id) after this, in start order. */
+  after: { start: number; id: string } | null;
+  limit: number;
+  /** Newest first instead (and `after` unused): the latest events of a summary. */
+  newestFirst?: boolean;
+}
+
+/** How many events (port calls as `port_call`) one visible station holds of a vessel, per type. */
+export interface EventCount {
+  stationId: number;
+  type: string;
+  count: number;
 }
 
 export interface DerivedStore extends BehaviourLookups {
@@ -131,6 +159,14 @@ export interface DerivedStore extends BehaviourLookups {
   vesselCalls(mmsis: readonly number[], q: PortCallQuery): Promise<StoredPortCall[]>;
   /** Port calls at one port arriving in [from, to), oldest first. */
   portCalls(unlocode: string, q: PortCallQuery): Promise<StoredPortCall[]>;
+  /** Behaviour events of these MMSIs starting in [from, to), of visible stations, oldest first (keyset paged). */
+  vesselEvents(mmsis: readonly number[], q: VesselEventQuery): Promise<StoredVesselEvent[]>;
+  /** Behaviour events whose position lies in the box, starting in [from, to), of visible stations, oldest first. */
+  areaEvents(bbox: BBox, q: VesselEventQuery): Promise<StoredVesselEvent[]>;
+  /** Port calls at ports whose coordinates lie in the box, arriving in [from, to), of visible stations, oldest first. */
+  areaCalls(bbox: BBox, q: PortCallQuery): Promise<StoredPortCall[]>;
+  /** Per visible station and type, the events and port calls of these MMSIs starting in [from, to). */
+  vesselEventCounts(mmsis: readonly number[], q: { visible: VisibleStations; from: number; to: number }): Promise<EventCount[]>;
   /** Crossings of visible stations at or after `since` (all gates, or one). */
   crossings(visible: VisibleStations, since: number, gateId?: string): Promise<StoredCrossing[]>;
   /** Per gate: distinct hours at or after `since` in which a visible station heard a vessel near it. */

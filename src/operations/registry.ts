@@ -37,6 +37,8 @@ import { portsCalls } from "./ports.calls.ts";
 import { portCallsList } from "./port-calls.list.ts";
 import { waterwaysList } from "./waterways.list.ts";
 import { waterwaysTransits } from "./waterways.transits.ts";
+import { vesselsEvents } from "./vessels.events.ts";
+import { eventsList } from "./events.list.ts";
 
 /** The single list of operations: REST routes, OpenAPI and MCP tools are generated from it. */
 export const OPERATIONS: readonly Operation[] = [
@@ -78,4 +80,6 @@ export const OPERATIONS: readonly Operation[] = [
   portCallsList,
   waterwaysList,
   waterwaysTransits,
+  vesselsEvents,
+  eventsList,
 ];

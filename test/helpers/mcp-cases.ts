@@ -13,6 +13,7 @@ import { billingPeriod } from "../../src/operations/billing-period.ts";
 import { encodeCursor } from "../../src/operations/params.ts";
 import type { TestService } from "./service.ts";
 import { positionLine, staticLines } from "./ingest.ts";
+import { commitEvents, portCall, vesselEvent } from "./events.ts";
 import { CANADA_POST, EU_AMENDMENT, EU_CONSOLIDATED, EU_LIBYA_AVAX, importFile, importUkCsv, OFAC_2024_05_03 } from "./sanctions.ts";
 
 export interface Fixtures {
@@ -93,6 +94,30 @@ const withStation = async (t: TestService, a: Account) => {
   await t.service.identityLinks.drain();
 };
 
+/**
+ * The account's station hears two ships meeting (an encounter each) and one of them calling at
+ * Rotterdam; another account's shared station, which grants no commercial use, saw a gap: a
+ * commercial plan's answer leaves it out and counts it.
+ */
+const withEvents = async (t: TestService, a: Account) => {
+  await withStation(t, a);
+  const own = (await t.service.services.stations.listStations(a.accountId))[0]!.id;
+  const neighbour = await t.key("pro", "events neighbour");
+  const { station: noncommercial } = await t.service.services.stations.createStation(neighbour.accountId, "noncommercial mast");
+  await t.service.services.stations.updateStation(noncommercial.id, { shared: true, redistribution: true, commercial: false });
+  const now = t.clock.now();
+  await commitEvents(
+    t,
+    [
+      vesselEvent({ type: "encounter", stationId: own, mmsi: 244_000_001, start: now - 30 * 3_600_000, counterpartMmsi: 244_000_002 }),
+      vesselEvent({ type: "encounter", stationId: own, mmsi: 244_000_001, start: now - 20 * 3_600_000, counterpartMmsi: 244_000_002 }),
+      vesselEvent({ type: "encounter", stationId: own, mmsi: 244_000_002, start: now - 30 * 3_600_000, counterpartMmsi: 244_000_001 }),
+      vesselEvent({ type: "ais_gap", stationId: noncommercial.id, mmsi: 244_000_001, start: now - 10 * 3_600_000, end: null }),
+    ],
+    [portCall({ stationId: own, mmsi: 244_000_001, unlocode: "NLRTM", arrival: now - 3 * 86_400_000 })],
+  );
+};
+
 /** Links the imported sanctions lists into the vessel registry (what `serve` does every minute). */
 const linkRegistry = async (t: TestService) => {
   await t.service.services.vessels.refresh(t.clock.now());
@@ -150,6 +175,11 @@ export const CASES: Case[] = [
   { tool: "get_port_calls", name: "neither a vessel nor a port", plan: "developer", args: () => ({}), expect: "invalid_parameter" },
   { tool: "get_port_calls", name: "an unknown port", plan: "developer", args: () => ({ port: "ZZZZZ" }), expect: "not_found" },
   { tool: "get_port_calls", name: "history the plan lacks", plan: "sandbox", args: () => ({ port: "NLRTM", from: "2026-11-01T00:00:00Z" }), expect: "plan_lacks_feature" },
+
+  { tool: "get_vessel_events", name: "a ship's events and port calls, one of them from a station not cleared", plan: "pro", args: () => ({ id: "mmsi-244000001" }), expect: "ok", withheld: true, prepare: withEvents },
+  { tool: "get_vessel_events", name: "encounters only, one a page", plan: "developer", args: () => ({ id: "mmsi-244000001", limit: 1, type: "encounter" }), expect: "ok", prepare: withEvents },
+  { tool: "get_vessel_events", name: "an unknown event type", plan: "developer", args: () => ({ id: "mmsi-244000001", type: "meeting" }), expect: "invalid_parameter" },
+  { tool: "get_vessel_events", name: "history the plan lacks", plan: "sandbox", args: () => ({ id: "mmsi-244000001", from: "2026-11-01T00:00:00Z" }), expect: "plan_lacks_feature" },
 
   { tool: "get_chokepoint_transits", name: "the Dover Strait's last week", plan: "developer", args: () => ({ id: "chokepoint9", days: 7 }), expect: "ok" },
   { tool: "get_chokepoint_transits", name: "days out of range", plan: "developer", args: () => ({ id: "chokepoint9", days: 91 }), expect: "invalid_parameter" },

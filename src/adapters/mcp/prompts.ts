@@ -77,8 +77,13 @@ export const PROMPTS: PromptSpec[] = [
                 "active and past designations on the OFAC, UK, EU, Canadian and New Zealand lists: the list each is on (`list`, e.g. ofac_sdn; `family` is the key of `lists`) and its `measures` (asset freeze, port-access or transport ban...) with their legal basis. Matching is by identifier only: no match is not a clearance. Check `coverage` for how current each list is.",
             },
             { tool: "get_company", call: "for each company of get_vessel (registered owner, manager, operator)", check: "the legal entity and its fleet; are the company or other vessels of its fleet designated?" },
-            { tool: "get_vessel_track", args: { id, hours: 168 }, check: "AIS gaps (long silences), jumps in position, loitering at sea, and where the vessel has been." },
-            { tool: "get_port_calls", args: { vessel: id }, check: "recent port calls, especially in sanctioned jurisdictions or just after AIS gaps." },
+            {
+              tool: "get_vessel_events",
+              args: { id },
+              check:
+                "the behaviour events the service derived from AIS, each with its method, version and confidence: AIS gaps (`ais_gap`: start, end, distance and implied speed across the gap), encounters with other vessels (`encounter`: the `counterpart`; screen it too), loitering at sea, identity changes and conflicts, and port calls (especially in sanctioned jurisdictions or just after a gap). Page on with `cursor` while `nextCursor` is given; events counted under `withheld` exist but may not be shown: report them as withheld, not as absent.",
+            },
+            { tool: "get_vessel_track", args: { id, hours: 168 }, check: "where the vessel has been over the last week, as context for the events (the events above are the findings: do not derive gaps or loitering from the track yourself)." },
             { tool: "search_entities", call: "with the vessel's name as `q`", check: "other vessels under the same or a former name (possible identity reuse)." },
       ];
     },
@@ -90,7 +95,7 @@ export const PROMPTS: PromptSpec[] = [
         plan(this.steps(args), tools),
         "",
         "Check that the identifiers agree across all answers (IMO, MMSI, name, flag), and flag any disagreement.",
-        "Structure the brief as: Identity; Sanctions exposure (active, past, and list versions checked); Ownership and management; Behaviour (AIS, port calls); Gaps (checks not made, withheld parts); Sources (the attribution texts).",
+        "Structure the brief as: Identity; Sanctions exposure (active, past, and list versions checked); Ownership and management; Behaviour (events: AIS gaps, encounters, loitering, identity changes, port calls); Gaps (checks not made, withheld parts); Sources (the attribution texts).",
         "",
         COMMON_RULES,
       ].join("\n");

@@ -29,6 +29,9 @@ describe("OpenAPI 3.1 document", () => {
     ["/api/v1/ports", "/api/v1/ports?limit=0", 400],
     ["/api/v1/flags/{iso2}", "/api/v1/flags/PA", 200],
     ["/api/v1/usage", "/api/v1/usage", 200],
+    ["/api/v1/events", "/api/v1/events?bbox=3.5,51.5,5,52.5&type=port_call,encounter", 200],
+    ["/api/v1/events", "/api/v1/events?bbox=3.5,51.5,5", 400],
+    ["/api/v1/vessels/{id}/events", "/api/v1/vessels/9175793/events", 200],
   ];
   for (const [path, url, status] of calls) {
     it(`GET ${url} matches the ${status} schema`, async () => {

@@ -2,11 +2,25 @@ import { SqlStore } from "../sql-store.ts";
 import { sql, type Transaction } from "kysely";
 import { derivedStateTime, type VesselDerivedState } from "../../../domain/derived/derive.ts";
 import { PORT_CALL_VERSION } from "../../../domain/derived/port-call-detector.ts";
+import type { BBox } from "../../../domain/alerts/geometry.ts";
 import type { DerivedFix } from "../../../domain/derived/fix.ts";
-import type { DerivedCommit, DerivedStore, PortCallQuery, PortPlace, QueuedDerivedFix, StoredCrossing, StoredEpisode, StoredPortCall } from "../../../interfaces/derived.ts";
+import type { VesselEventType } from "../../../domain/derived/vessel-event.ts";
+import type {
+  DerivedCommit,
+  DerivedStore,
+  EventCount,
+  PortCallQuery,
+  PortPlace,
+  QueuedDerivedFix,
+  StoredCrossing,
+  StoredEpisode,
+  StoredPortCall,
+  StoredVesselEvent,
+  VesselEventQuery,
+} from "../../../interfaces/derived.ts";
 import type { VisibleStations } from "../../../interfaces/vessels.ts";
 import type { BulkRow } from "../dialect/dialect.ts";
-import type { Database, PortCallsTable } from "../schema.ts";
+import type { Database, PortCallsTable, VesselEventsTable } from "../schema.ts";
 import { writeAlerts } from "../alerts/webhook-outbox.ts";
 import { writeVesselEvents } from "./vessel-event-rows.ts";
 
@@ -140,16 +154,92 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
     return this.#calls(q, { unlocode });
   }
 
-  async #calls(q: PortCallQuery, of: { mmsis?: readonly number[]; unlocode?: string }): Promise<StoredPortCall[]> {
-    let b = this.db.selectFrom("port_calls").selectAll();
-    b = of.mmsis ? b.where("mmsi", "in", [...of.mmsis]) : b.where("unlocode", "=", of.unlocode!);
-    b = b.where("arrival", ">=", q.from).where("arrival", "<", q.to).where(this.dialect.anyOf("station_id", q.visible));
+  areaCalls(bbox: BBox, q: PortCallQuery): Promise<StoredPortCall[]> {
+    if (q.visible.length === 0) return Promise.resolve([]);
+    return this.#calls(q, { bbox });
+  }
+
+  async #calls(q: PortCallQuery, of: { mmsis?: readonly number[]; unlocode?: string; bbox?: BBox }): Promise<StoredPortCall[]> {
+    let b = this.db.selectFrom("port_calls").selectAll("port_calls");
+    if (of.mmsis) b = b.where("port_calls.mmsi", "in", [...of.mmsis]);
+    else if (of.unlocode !== undefined) b = b.where("port_calls.unlocode", "=", of.unlocode);
+    else {
+      // A call is in the box when its port's coordinates are.
+      const box = of.bbox!;
+      b = b
+        .innerJoin("ports", "ports.unlocode", "port_calls.unlocode")
+        .where("ports.lat", ">=", box.minLat)
+        .where("ports.lat", "<=", box.maxLat)
+        .where("ports.lon", ">=", box.minLon)
+        .where("ports.lon", "<=", box.maxLon);
+    }
+    b = b.where("port_calls.arrival", ">=", q.from).where("port_calls.arrival", "<", q.to).where(this.dialect.anyOf("port_calls.station_id", q.visible));
+    if (q.newestFirst) {
+      const rows = await b.orderBy("port_calls.arrival", "desc").orderBy("port_calls.id", "desc").limit(q.limit).execute();
+      return rows.map(toCall);
+    }
     if (q.after) {
       const after = q.after;
-      b = b.where((eb) => eb.or([eb("arrival", ">", after.arrival), eb.and([eb("arrival", "=", after.arrival), eb("id", ">", after.id)])]));
+      b = b.where((eb) => eb.or([eb("port_calls.arrival", ">", after.arrival), eb.and([eb("port_calls.arrival", "=", after.arrival), eb("port_calls.id", ">", after.id)])]));
     }
-    const rows = await b.orderBy("arrival").orderBy("id").limit(q.limit).execute();
+    const rows = await b.orderBy("port_calls.arrival").orderBy("port_calls.id").limit(q.limit).execute();
     return rows.map(toCall);
+  }
+
+  vesselEvents(mmsis: readonly number[], q: VesselEventQuery): Promise<StoredVesselEvent[]> {
+    if (mmsis.length === 0) return Promise.resolve([]);
+    return this.#events(q, { mmsis });
+  }
+
+  areaEvents(bbox: BBox, q: VesselEventQuery): Promise<StoredVesselEvent[]> {
+    return this.#events(q, { bbox });
+  }
+
+  async #events(q: VesselEventQuery, of: { mmsis?: readonly number[]; bbox?: BBox }): Promise<StoredVesselEvent[]> {
+    if (q.visible.length === 0 || q.types.length === 0 || q.limit <= 0 || q.from >= q.to) return [];
+    let b = this.db.selectFrom("vessel_events").selectAll();
+    if (of.mmsis) b = b.where("mmsi", "in", [...of.mmsis]);
+    else {
+      const box = of.bbox!;
+      b = b.where("lat", ">=", box.minLat).where("lat", "<=", box.maxLat).where("lon", ">=", box.minLon).where("lon", "<=", box.maxLon);
+    }
+    b = b.where("type", "in", [...q.types]).where("start", ">=", q.from).where("start", "<", q.to).where(this.dialect.anyOf("station_id", q.visible));
+    if (q.newestFirst) {
+      const rows = await b.orderBy("start", "desc").orderBy("id", "desc").limit(q.limit).execute();
+      return rows.map(toEvent);
+    }
+    if (q.after) {
+      const after = q.after;
+      b = b.where((eb) => eb.or([eb("start", ">", after.start), eb.and([eb("start", "=", after.start), eb("id", ">", after.id)])]));
+    }
+    const rows = await b.orderBy("start").orderBy("id").limit(q.limit).execute();
+    return rows.map(toEvent);
+  }
+
+  async vesselEventCounts(mmsis: readonly number[], q: { visible: VisibleStations; from: number; to: number }): Promise<EventCount[]> {
+    if (mmsis.length === 0 || q.visible.length === 0 || q.from >= q.to) return [];
+    const events = await this.db
+      .selectFrom("vessel_events")
+      .select(["station_id", "type", sql<number>`count(*)`.as("n")])
+      .where("mmsi", "in", [...mmsis])
+      .where("start", ">=", q.from)
+      .where("start", "<", q.to)
+      .where(this.dialect.anyOf("station_id", q.visible))
+      .groupBy(["station_id", "type"])
+      .execute();
+    const calls = await this.db
+      .selectFrom("port_calls")
+      .select(["station_id", sql<number>`count(*)`.as("n")])
+      .where("mmsi", "in", [...mmsis])
+      .where("arrival", ">=", q.from)
+      .where("arrival", "<", q.to)
+      .where(this.dialect.anyOf("station_id", q.visible))
+      .groupBy("station_id")
+      .execute();
+    return [
+      ...calls.map((r) => ({ stationId: r.station_id, type: "port_call", count: Number(r.n) })),
+      ...events.map((r) => ({ stationId: r.station_id, type: r.type, count: Number(r.n) })),
+    ].sort((a, b) => a.stationId - b.stationId || a.type.localeCompare(b.type));
   }
 
   async crossings(visible: VisibleStations, since: number, gateId?: string): Promise<StoredCrossing[]> {
@@ -259,6 +349,27 @@ function toCall(r: PortCallsTable): StoredPortCall {
     departure: r.departure === null ? null : Number(r.departure),
     confidence: r.confidence as 2 | 3 | 4,
     version: r.version,
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+function toEvent(r: VesselEventsTable): StoredVesselEvent {
+  const detail = JSON.parse(r.detail) as { details: Record<string, unknown>; inputs: StoredVesselEvent["inputs"] };
+  return {
+    id: r.id,
+    type: r.type as VesselEventType,
+    stationId: r.station_id,
+    mmsi: r.mmsi,
+    start: Number(r.start),
+    end: r.end === null ? null : Number(r.end),
+    lat: r.lat,
+    lon: r.lon,
+    counterpartMmsi: r.counterpart_mmsi,
+    details: detail.details,
+    method: r.method,
+    version: r.version,
+    confidence: r.confidence,
+    inputs: detail.inputs,
     updatedAt: Number(r.updated_at),
   };
 }
