@@ -227,7 +227,8 @@ export async function eventRows(ctx: OperationContext, items: readonly Item[], v
           vessel: { imo: v.imo, mmsi: v.mmsi, name: v.name },
           start: iso(e.start)!,
           end: iso(e.end),
-          position: { lat: e.lat, lon: e.lon, source },
+          // An identity change heard before any position of the ship has no place.
+          position: e.lat !== null && e.lon !== null ? { lat: e.lat, lon: e.lon, source } : null,
           ...(e.counterpartMmsi !== null ? { counterpart: who(e.stationId, e.counterpartMmsi) } : {}),
           details: e.details,
           method: e.method,
