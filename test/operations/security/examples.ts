@@ -64,7 +64,7 @@ export const EXAMPLES: Record<string, Example> = {
   "ports.calls": { path: { unlocode: "NLRTM" }, bad: { param: "unlocode", path: { unlocode: "NL-RT" } } },
   "port-calls.list": { query: { port: "NLRTM" }, bad: { param: "limit", query: { port: "NLRTM", limit: "101" } } },
   "vessels.events": { path: { id: VESSEL }, query: { type: "encounter,port_call", limit: "10" }, bad: { param: "type", path: { id: VESSEL }, query: { type: "meeting" } } },
-  "events.list": { query: { bbox: "19.0,59.0,23.0,61.0", type: "ais_gap" }, bad: { param: "bbox", query: { bbox: "19,59,23" } } },
+  "events.list": { query: { bbox: "3.5,51.5,5.0,52.5" }, bad: { param: "bbox", query: { bbox: "19,59,23" } } },
   "waterways.list": { bad: { param: "nope", query: { nope: "1" } } },
   "waterways.transits": { path: { id: "chokepoint9" }, query: { days: "7" }, bad: { param: "days", path: { id: "chokepoint9" }, query: { days: "0" } } },
   "account.webhooks.create": { body: { url: "https://hooks.example.com/in" }, bad: { param: "url", body: { url: "http://hooks.example.com/in" } } },
