@@ -70,6 +70,9 @@ export async function portCallAlerts(d: PortCallAlertsDeps, events: readonly Por
   return out;
 }
 
+/** Where a port's name comes from (as ports.get sources it). */
+const PORT_NAME_SOURCE = "unlocode";
+
 function alertOf(d: PortCallAlertsDeps, e: PortCallEvent, follow: Follow, identity: { imo: number | null; name: string | null }, portName: string, commercial: boolean): NewAlert {
   const c = e.call;
   const event = e.kind as "arrival" | "departure";
@@ -93,10 +96,13 @@ function alertOf(d: PortCallAlertsDeps, e: PortCallEvent, follow: Follow, identi
       followId: formatId("follow", follow.id),
       zone: null,
       savedSearch: null,
-      factBase: { t: "port_call", event, port: { unlocode: c.unlocode, name: portName }, method: PORT_CALL_METHOD, version: PORT_CALL_VERSION, confidence: c.confidence },
+      // The port's code is what the call was judged against; its name is UN/LOCODE's fact.
+      factBase: { t: "port_call", event, port: { unlocode: c.unlocode }, method: PORT_CALL_METHOD, version: PORT_CALL_VERSION, confidence: c.confidence },
       factSources: [],
       text: `${vesselLabel(subject)} ${verb} ${portName} (${c.unlocode}).`,
+      textSources: [PORT_NAME_SOURCE],
       parts: [
+        { field: "port", sources: [PORT_NAME_SOURCE], value: { unlocode: c.unlocode, name: portName } },
         {
           field: "call",
           sources: [source],

@@ -67,6 +67,8 @@ export interface AlertContent {
   /** Sources the fact as a whole rests on; empty for derived facts. */
   factSources: readonly string[];
   text: string;
+  /** Sources of what the text names besides the subject (a port's name); withheld with the text when one forbids. */
+  textSources?: readonly string[];
   /** Further sourced fields of the fact, each kept or withheld on its own (positions). */
   parts: readonly SourcedPart[];
 }
@@ -111,6 +113,14 @@ export function alertEventBody(c: AlertContent, ctx: PayloadContext): string {
         withheld.push({ fields: [`fact.${part.field}`], sources: blockers(d), reason: WITHHELD_REASON_RIGHTS });
       }
     }
+  }
+
+  const textDecision = judge(c.textSources ?? []);
+  if (text !== null && !textDecision.allowed) {
+    text = null;
+    withheld.push({ fields: ["text"], sources: blockers(textDecision), reason: WITHHELD_REASON_RIGHTS });
+  } else if (text !== null) {
+    for (const s of c.textSources ?? []) kept.add(s);
   }
 
   const subjectDecision = judge(c.subjectSources ?? []);
