@@ -1,4 +1,6 @@
 import { portCallAlerts, type PortCallAlertsDeps } from "./port-call-alerts.ts";
+import { vesselEventAlerts } from "./vessel-event-alerts.ts";
+import type { VesselEvent } from "../../domain/derived/vessel-event.ts";
 import type { PortCallEvent } from "../../domain/derived/port-call-detector.ts";
 import type { Services } from "../../operations/services.ts";
 import type { AlertsRuntime, ZoneStateStore } from "../../interfaces/alerts.ts";
@@ -82,6 +84,11 @@ export class AlertDetection implements AlertsRuntime {
   /** The `alert.port_call` alerts of derived port-call events; recorded by the derived-facts commit. */
   portCallAlerts(events: readonly PortCallEvent[]): Promise<NewAlert[]> {
     return this.#portCalls ? portCallAlerts(this.#portCalls, events) : Promise.resolve([]);
+  }
+
+  /** The behaviour-event alerts (encounter, loitering, ais_gap, identity_change); recorded with the events. */
+  vesselEventAlerts(events: readonly VesselEvent[]): Promise<NewAlert[]> {
+    return this.#portCalls ? vesselEventAlerts(this.#portCalls, events) : Promise.resolve([]);
   }
 
   /** Positions just written (and queued) by ingest: a wake-up. It runs inside the pipeline's write: nothing thrown here may look like a failed write. */

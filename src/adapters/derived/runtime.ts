@@ -35,8 +35,8 @@ export interface DerivedFactsDeps {
    */
   portsVersion(): Promise<number | null>;
   now(): number;
-  /** Alerts the page's port-call events raise (followed vessels and ports); none when absent. */
-  alertsFor?: (events: readonly PortCallEvent[]) => Promise<NewAlert[]>;
+  /** Alerts the page's port-call and behaviour events raise (followed vessels, ports and zones); none when absent. */
+  alertsFor?: (calls: readonly PortCallEvent[], events: readonly VesselEvent[]) => Promise<NewAlert[]>;
   onError?: (err: unknown) => void;
   onEmitted?: (deliveries: number) => void;
 }
@@ -142,7 +142,7 @@ export class DerivedFacts {
           (keys) => this.#load(keys),
           this.context(ports),
         );
-        const alerts = this.#d.alertsFor ? await this.#d.alertsFor(applied.events) : [];
+        const alerts = this.#d.alertsFor ? await this.#d.alertsFor(applied.events, applied.commit.events) : [];
         const r = await this.#d.store.commit({ first: page[0]!.id, last: page[page.length - 1]!.id, count: page.length, ...applied.commit, alerts }, this.#d.now());
         if (!r.consumed) this.#states.clear();
         else for (const s of applied.commit.states) this.#cache(`${s.stationId}:${s.mmsi}`, s.state);

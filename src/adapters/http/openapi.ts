@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ERROR_CODES } from "../../domain/errors.ts";
+import { openApiWebhooks } from "./openapi-webhooks.ts";
 import { describeCost } from "../../operations/cost.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { ErrorBodySchema, jsonSchemaOf as toSchema, pathParamsOf, responseSchema } from "../../operations/response-schema.ts";
@@ -50,6 +51,7 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
       schemas: { Error: toSchema(ErrorBodySchema, "output") },
     },
     paths,
+    webhooks: openApiWebhooks(),
   };
 }
 

@@ -115,6 +115,43 @@ describe("derived facts", () => {
         t.service.ingest.directory.forget();
       });
 
+      it("two ships meeting 3 h at sea: the follower of one gets a signed alert.encounter naming the other; a zone of another account over a private station's meeting gets nothing, over a shared one both ships", async () => {
+        const a = await stationFor(t, "pro", "north sea");
+        const hook = await api(a.key, "POST", "/api/v1/account/webhooks", { url: `https://${HOOK_HOST}:8443${path("encounter")}` });
+        assert.equal((await api(a.key, "POST", "/api/v1/account/follows", { mmsi: "244100031" })).status, 200);
+        const b = await stationFor(t, "pro", "watcher");
+        const zoneHook = await api(b.key, "POST", "/api/v1/account/webhooks", { url: `https://${HOOK_HOST}:8443${path("encounter-zone")}` });
+        const box = { type: "Polygon", coordinates: [[[2.3, 55.4], [2.7, 55.4], [2.7, 55.6], [2.3, 55.6], [2.3, 55.4]]] };
+        assert.equal((await api(b.key, "POST", "/api/v1/account/zones", { name: "Dogger", geometry: box })).status, 200);
+        const meet = (mmsi: number, from: [number, number], to: [number, number], start: number) =>
+          sailVoyage([{ sail: [2.5, 55.5], knots: 12 }, { stop: 3, navStatus: 0 }, { sail: to, knots: 12 }], { mmsi, stationId: a.id, start, from }).fixes;
+        const start = t.clock.now() - 8 * 3_600_000;
+        const both = (m1: number, m2: number, at: number) => [...meet(m1, [2.0, 55.5], [3.0, 55.5], at), ...meet(m2, [3.0, 55.5], [2.0, 55.5], at)].sort((x, y) => x.time - y.time);
+        await ingest(a.id, lines(both(244_100_031, 244_100_032, start)));
+
+        const mine = got("encounter").map((r) => verifyReceived(r, hook.body.data.secret, t.clock.now()) as Record<string, any>);
+        assert.deepEqual(mine.map((m) => [m.type, m.data.alert.subject.mmsi, m.data.alert.fact.event.counterpartMmsi]), [["alert.encounter", 244_100_031, 244_100_032]]);
+        const alert = mine[0]!.data.alert;
+        assert.equal(alert.derived, true);
+        assert.equal(alert.fact.method, "encounter.close_and_slow");
+        assert.ok(alert.fact.event.details.hours >= 2.8, JSON.stringify(alert.fact.event));
+        assert.match(alert.text, /met MMSI 244100032 at sea/);
+        assert.equal(got("encounter-zone").length, 0, "another account's zone learns nothing of a private station's ships");
+
+        // Shared, the same station's next meeting reaches the zone's owner: one alert per ship.
+        await t.service.services.stations.updateStation(a.id, { shared: true, redistribution: true, commercial: true });
+        t.service.ingest.directory.forget();
+        await ingest(a.id, lines(both(244_100_033, 244_100_034, t.clock.now() - 7 * 3_600_000)));
+        // (Entering the zone raises its own alert.zone_enter as well.)
+        const theirs = got("encounter-zone")
+          .map((r) => verifyReceived(r, zoneHook.body.data.secret, t.clock.now()) as Record<string, any>)
+          .filter((m) => m.type === "alert.encounter");
+        assert.deepEqual(theirs.map((m) => m.data.alert.subject.mmsi).sort(), [244_100_033, 244_100_034]);
+        assert.ok(theirs.every((m) => m.data.alert.zone.name === "Dogger"));
+        await t.service.services.stations.updateStation(a.id, { shared: false });
+        t.service.ingest.directory.forget();
+      });
+
       it("waterways lists the 28 PortWatch chokepoints and the extra gates, each with method, version, confidence and inputs", async () => {
         const k = await t.key("developer");
         const r = await api(k.key, "GET", "/api/v1/waterways");
