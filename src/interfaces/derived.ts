@@ -143,6 +143,31 @@ export interface EventCount {
   count: number;
 }
 
+/**
+ * What the vessel answer's risk indicators count, of visible stations, grouped in storage so
+ * the answer reads a few rows whatever the ship's history (docs/vessel-events.md#risk-indicators).
+ */
+export interface RiskFacts {
+  /** Per station and type, events starting in the window and the latest start; identity conflicts apart, as `identity_conflict`. */
+  events: { stationId: number; type: string; count: number; latest: number }[];
+  /** Encounters per station and counterpart MMSI. */
+  encounters: { stationId: number; counterpartMmsi: number; count: number; latest: number }[];
+  /** Port calls arriving in the window at ports of the given countries or codes, one row each. */
+  calls: { stationId: number; unlocode: string; arrival: number }[];
+}
+
+export interface RiskFactsQuery {
+  visible: VisibleStations;
+  from: number;
+  to: number;
+  /** Port calls are read only at ports whose UN/LOCODE starts with one of these countries or is one of these codes. */
+  callCountries: readonly string[];
+  callCodes: readonly string[];
+}
+
+/** At most this many port calls in the named places are read for one answer. */
+export const RISK_CALLS_LIMIT = 5_000;
+
 export interface DerivedStore extends BehaviourLookups {
   /** The oldest queued fixes, in id order. */
   queued(limit: number): Promise<QueuedDerivedFix[]>;
@@ -167,6 +192,8 @@ export interface DerivedStore extends BehaviourLookups {
   areaCalls(bbox: BBox, q: PortCallQuery): Promise<StoredPortCall[]>;
   /** Per visible station and type, the events and port calls of these MMSIs starting in [from, to). */
   vesselEventCounts(mmsis: readonly number[], q: { visible: VisibleStations; from: number; to: number }): Promise<EventCount[]>;
+  /** What the risk indicators of these MMSIs count: events grouped per station and type, encounters per counterpart, calls in the named places. */
+  vesselRiskFacts(mmsis: readonly number[], q: RiskFactsQuery): Promise<RiskFacts>;
   /** Crossings of visible stations at or after `since` (all gates, or one). */
   crossings(visible: VisibleStations, since: number, gateId?: string): Promise<StoredCrossing[]>;
   /** Per gate: distinct hours at or after `since` in which a visible station heard a vessel near it. */

@@ -103,6 +103,12 @@ export interface VesselStore {
   /** For each MMSI, the ships that used it (among visible links) and when each was last seen with it. */
   /** `sources`: the sources of the links behind the pair (a dataset, a sanctions list, `station:<id>`). */
   mmsiUsers(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; vesselId: number; lastSeen: number; sources: string[] }[]>;
+  /**
+   * For each MMSI, the ships with an IMO number that used it (among visible links), when each
+   * was last seen with it and the sources of those links: how an encounter's counterpart is
+   * screened by its IMO (one read, whatever the number of MMSIs).
+   */
+  mmsiImos(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; imo: number; lastSeen: number; sources: string[] }[]>;
   /** The newest fix of each of these MMSIs per visible station, newest first. */
   latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]>;
   /** Whether a visible station has ever heard this MMSI (ships not yet in the registry). */

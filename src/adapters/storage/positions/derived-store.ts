@@ -5,18 +5,21 @@ import { PORT_CALL_VERSION } from "../../../domain/derived/port-call-detector.ts
 import type { BBox } from "../../../domain/alerts/geometry.ts";
 import type { DerivedFix } from "../../../domain/derived/fix.ts";
 import type { VesselEventType } from "../../../domain/derived/vessel-event.ts";
-import type {
-  DerivedCommit,
-  DerivedStore,
-  EventCount,
-  PortCallQuery,
-  PortPlace,
-  QueuedDerivedFix,
-  StoredCrossing,
-  StoredEpisode,
-  StoredPortCall,
-  StoredVesselEvent,
-  VesselEventQuery,
+import {
+  RISK_CALLS_LIMIT,
+  type DerivedCommit,
+  type DerivedStore,
+  type EventCount,
+  type PortCallQuery,
+  type PortPlace,
+  type QueuedDerivedFix,
+  type RiskFacts,
+  type RiskFactsQuery,
+  type StoredCrossing,
+  type StoredEpisode,
+  type StoredPortCall,
+  type StoredVesselEvent,
+  type VesselEventQuery,
 } from "../../../interfaces/derived.ts";
 import type { VisibleStations } from "../../../interfaces/vessels.ts";
 import type { BulkRow } from "../dialect/dialect.ts";
@@ -240,6 +243,61 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
       ...calls.map((r) => ({ stationId: r.station_id, type: "port_call", count: Number(r.n) })),
       ...events.map((r) => ({ stationId: r.station_id, type: r.type, count: Number(r.n) })),
     ].sort((a, b) => a.stationId - b.stationId || a.type.localeCompare(b.type));
+  }
+
+  async vesselRiskFacts(mmsis: readonly number[], q: RiskFactsQuery): Promise<RiskFacts> {
+    if (mmsis.length === 0 || q.visible.length === 0 || q.from >= q.to) return { events: [], encounters: [], calls: [] };
+    // An identity conflict is an identity_change whose details say so (identity-change-detector.ts writes `"kind":"conflict"`).
+    const conflict = sql<number>`case when type = 'identity_change' and detail like '%"kind":"conflict"%' then 1 else 0 end`;
+    const [events, encounters, calls] = await Promise.all([
+      this.db
+        .selectFrom("vessel_events")
+        .select(["station_id", "type", conflict.as("conflict"), sql<number>`count(*)`.as("n"), sql<number>`max(start)`.as("latest")])
+        .where("mmsi", "in", [...mmsis])
+        .where("start", ">=", q.from)
+        .where("start", "<", q.to)
+        .where(this.dialect.anyOf("station_id", q.visible))
+        .groupBy(["station_id", "type", conflict])
+        .execute(),
+      this.db
+        .selectFrom("vessel_events")
+        .select(["station_id", "counterpart_mmsi", sql<number>`count(*)`.as("n"), sql<number>`max(start)`.as("latest")])
+        .where("mmsi", "in", [...mmsis])
+        .where("type", "=", "encounter")
+        .where("counterpart_mmsi", "is not", null)
+        .where("start", ">=", q.from)
+        .where("start", "<", q.to)
+        .where(this.dialect.anyOf("station_id", q.visible))
+        .groupBy(["station_id", "counterpart_mmsi"])
+        .execute(),
+      q.callCountries.length + q.callCodes.length === 0
+        ? []
+        : this.db
+            .selectFrom("port_calls")
+            .select(["station_id", "unlocode", "arrival"])
+            .where("mmsi", "in", [...mmsis])
+            .where("arrival", ">=", q.from)
+            .where("arrival", "<", q.to)
+            .where(this.dialect.anyOf("station_id", q.visible))
+            .where((eb) =>
+              eb.or([
+                ...(q.callCountries.length > 0 ? [eb(sql<string>`substr(unlocode, 1, 2)`, "in", [...q.callCountries])] : []),
+                ...(q.callCodes.length > 0 ? [eb("unlocode", "in", [...q.callCodes])] : []),
+              ]),
+            )
+            .orderBy("arrival")
+            .limit(RISK_CALLS_LIMIT)
+            .execute(),
+    ]);
+    return {
+      events: events
+        .map((r) => ({ stationId: r.station_id, type: Number(r.conflict) === 1 ? "identity_conflict" : r.type, count: Number(r.n), latest: Number(r.latest) }))
+        .sort((a, b) => a.stationId - b.stationId || a.type.localeCompare(b.type)),
+      encounters: encounters
+        .map((r) => ({ stationId: r.station_id, counterpartMmsi: r.counterpart_mmsi!, count: Number(r.n), latest: Number(r.latest) }))
+        .sort((a, b) => a.stationId - b.stationId || a.counterpartMmsi - b.counterpartMmsi),
+      calls: calls.map((r) => ({ stationId: r.station_id, unlocode: r.unlocode, arrival: Number(r.arrival) })),
+    };
   }
 
   async crossings(visible: VisibleStations, since: number, gateId?: string): Promise<StoredCrossing[]> {

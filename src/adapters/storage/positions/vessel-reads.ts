@@ -144,6 +144,28 @@ export class SqlVesselReads extends SqlStore {
     return [...out.values()].map((u) => ({ ...u, sources: u.sources.sort() }));
   }
 
+  async mmsiImos(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; imo: number; lastSeen: number; sources: string[] }[]> {
+    if (mmsis.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("vessel_identifiers")
+      .innerJoin("vessels", "vessels.id", "vessel_identifiers.vessel_id")
+      .select(["vessel_identifiers.value as value", "vessel_identifiers.last_seen as last_seen", "vessel_identifiers.source as source", "vessels.imo as imo"])
+      .where("vessel_identifiers.kind", "=", "mmsi")
+      .where("vessel_identifiers.value", "in", mmsis.map(String))
+      .where("vessels.imo", "is not", null)
+      .where(visibleFilter(this.dialect, visible, "vessel_identifiers.station_id"))
+      .execute();
+    const out = new Map<string, { mmsi: number; imo: number; lastSeen: number; sources: string[] }>();
+    for (const r of rows) {
+      const k = `${r.value}:${r.imo}`;
+      const had = out.get(k) ?? { mmsi: Number(r.value), imo: r.imo!, lastSeen: r.last_seen, sources: [] };
+      had.lastSeen = Math.max(had.lastSeen, r.last_seen);
+      if (!had.sources.includes(r.source)) had.sources.push(r.source);
+      out.set(k, had);
+    }
+    return [...out.values()].map((u) => ({ ...u, sources: u.sources.sort() })).sort((a, b) => a.mmsi - b.mmsi || b.lastSeen - a.lastSeen || a.imo - b.imo);
+  }
+
   async latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]> {
     if (mmsis.length === 0 || visible.length === 0) return [];
     const rows = await this.db

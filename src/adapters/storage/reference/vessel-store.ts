@@ -48,6 +48,10 @@ export class SqlVesselStore implements VesselStore {
     return this.#reads.mmsiUsers(mmsis, visible);
   }
 
+  mmsiImos(mmsis: readonly number[], visible: VisibleStations): Promise<{ mmsi: number; imo: number; lastSeen: number; sources: string[] }[]> {
+    return this.#reads.mmsiImos(mmsis, visible);
+  }
+
   latestFixes(mmsis: readonly number[], visible: VisibleStations): Promise<PositionFix[]> {
     return this.#reads.latestFixes(mmsis, visible);
   }
