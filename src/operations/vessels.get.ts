@@ -28,6 +28,7 @@ import {
   namesWithListings,
 } from "./projections/listed-facts.ts";
 import { eventSummary, VesselEventsSummarySchema } from "./projections/vessel-events.ts";
+import { riskIndicators, VesselRiskSchema } from "./projections/risk-indicators.ts";
 import { describes, mmsiOnly, notFound, resolveVessel, visibleStations } from "./projections/visible-vessel.ts";
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -78,6 +79,11 @@ const VesselPageSchema = z.object({
   portCalls: z.array(z.object({ unlocode: z.string(), arrival: z.string(), departure: z.string().nullable(), source: z.string() })),
   /** Behaviour events and port calls over the plan's history window: how many, and the latest (GET .../events has them all). */
   events: VesselEventsSummarySchema,
+  /**
+   * Risk indicators: dated building blocks, not a score. Each counts what you may be shown over
+   * the plan's history window and says what it could not judge (docs/vessel-events.md#risk-indicators).
+   */
+  risk: VesselRiskSchema,
   inspections: z.array(z.object({ date: z.string(), type: z.string(), port: z.string(), authority: z.string(), origin: z.string(), sources: z.array(z.string()) })),
   emissions: z.array(z.object({ year: z.number().int(), co2T: z.number().nullable(), fuelT: z.number().nullable(), timeAtSeaH: z.number().nullable() })).nullable(),
   sanctions: z.array(
@@ -108,7 +114,8 @@ export const vesselsGet = defineOperation({
   description:
     "The page of one ship, by checksum-valid IMO number or `mmsi-` + 9-digit MMSI: identity with the MMSIs it used, other names, particulars " +
     "(with what each sanctions list's record gives: names, former names, MMSIs, call sign, type and flag, each a fact of its list under `listed`, dated by the listing, never as a sighting), " +
-    "the last position your own (or shared) stations heard, behaviour events over your plan's history (`events`: count and the latest 5), EU MRV emissions per year, sanctions designations (the same as screening gives) and companies. " +
+    "the last position your own (or shared) stations heard, behaviour events over your plan's history (`events`: count and the latest 5), " +
+    "risk indicators (`risk`: sanctioned now, was sanctioned, encounters with sanctioned ships, AIS gaps, loitering, identity changes and conflicts, port calls in comprehensively sanctioned jurisdictions; each with a count, the latest date, its sources, and what could not be judged for you), EU MRV emissions per year, sanctions designations (the same as screening gives) and companies. " +
     "Each section carries its sources and is withheld when a source does not permit API use. 1 credit (free without a key).",
   auth: "optional",
   input: z.strictObject({ id: vesselIdParam }),
@@ -190,6 +197,7 @@ export const vesselsGet = defineOperation({
     const recentCalls = (await ctx.services.derived.vesselCalls(v.mmsis, { visible, from: ctx.now - RECENT_CALLS_MS, to: ctx.now + 1, after: null, limit: 500 })).slice(-RECENT_CALLS);
     const events = await eventSummary(ctx, v.mmsis, visible);
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
+    const risk = await riskIndicators(ctx, { mmsis: v.mmsis, visible, designations, states: sanctionStates, coverage: sanctionsCoverage, fixes, identities });
     // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
     const inspections = imo === null ? [] : await ctx.services.inspections.forVessel(imo);
     const companies = await ctx.services.companies.forVessel(imo, imo === null && mmsi !== null ? [mmsi] : []);
@@ -229,6 +237,7 @@ export const vesselsGet = defineOperation({
           sourced("portCalls", [`station:${c.stationId}`], { unlocode: c.unlocode, arrival: iso(c.arrival), departure: c.departure === null ? null : iso(c.departure), source: `station:${c.stationId}` }, { countRows: true, leaf: true }),
         ),
         events,
+        risk,
         // Only what an operator imported (`mds import inspections`): none ship with the service.
         inspections: inspections.map((i) =>
           sourced("inspections", [i.source], { date: i.date, type: i.type, port: i.port, authority: i.authority, origin: i.origin, sources: [i.source] }, { countRows: true, leaf: true }),
