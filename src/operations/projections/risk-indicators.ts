@@ -253,7 +253,7 @@ async function encountersWithSanctioned(
   const notJudged: NotJudged | undefined =
     hiddenSources.length > 0
       ? { reason: "sources_withheld", sources: hiddenSources }
-      : (coverageGap ?? (hiddenLinks.size > 0 ? { reason: "sources_withheld", sources: [...hiddenLinks].sort() } : unmatched ? listsGap : undefined));
+      : (coverageGap ?? (unmatched ? (listsGap ?? (hiddenLinks.size > 0 ? { reason: "sources_withheld", sources: [...hiddenLinks].sort() } : undefined)) : undefined));
   const stations = [...sources].filter((s) => s.startsWith("station:")).sort();
   const others = [...sources].filter((s) => !s.startsWith("station:")).sort();
   return indicator("encounters_with_sanctioned", count, latest === null ? null : iso(latest), [...stations, ...familyOrder(lists), ...others], notJudged, { listsChecked: checked });
