@@ -37,8 +37,7 @@ function datasetsFingerprint(): string {
   h.update(Object.keys(DATASETS).join(","));
   h.update(Object.keys(allMigrations(columnTypes("sqlite"))).join(","));
   // A migration changed in place before it ever shipped changes the template too.
-  const migrations = join(PROJECT_ROOT, "src/adapters/storage/migrations");
-  for (const f of readdirSync(migrations).sort()) h.update(readFileSync(join(migrations, f)));
+  h.update(migrationsHash());
   for (const f of ["unlocode/unece_unlocode_2018-1_raw.csv.gz", "ports/wpi_UpdatedPub150.csv.gz", "flags/iso3166_country-codes.csv"]) {
     const p = join(DATASETS_DIR, f);
     h.update(`${f}:${existsSync(p) ? statSync(p).size : 0}`);
@@ -70,11 +69,15 @@ async function sqliteTemplate(): Promise<string> {
  * migration 0020 makes daily partitions around the day it runs, so a template is of its day).
  */
 function schemaFingerprint(): string {
+  return createHash("sha256").update(migrationsHash()).update(new Date().toISOString().slice(0, 10)).digest("hex").slice(0, 12);
+}
+
+/** Every migration file's name and source. */
+function migrationsHash(): string {
   const h = createHash("sha256");
   const dir = join(PROJECT_ROOT, "src", "adapters", "storage", "migrations");
   for (const f of readdirSync(dir).sort()) h.update(`${f}\0`).update(readFileSync(join(dir, f)));
-  h.update(new Date().toISOString().slice(0, 10));
-  return h.digest("hex").slice(0, 12);
+  return h.digest("hex");
 }
 
 /**
