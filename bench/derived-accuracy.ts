@@ -294,6 +294,17 @@ async function realRun(name: string, real: DerivedFix[]) {
     `real ${name}: ${real.length} fixes of ${r.commit.states.length} vessels; calls ${realCalls.size} (${overGap} resting on a silence of 4 h or more in port), vessels inside a port area at the end ${inArea.length} (${stopped.length} stopped), ` +
       `gate crossings ${r.commit.crossings.length}${byGate.size ? ` (${[...byGate].map(([g, n]) => `${g} ${n}`).join(", ")})` : ""}`,
   );
+  // The behaviour events too (bench/events-accuracy.ts measures them on simulated truth).
+  const events = [...new Map(r.commit.events.map((e) => [e.id, e])).values()];
+  const lying = r.commit.states.filter((s) => s.state.behaviour?.episode).length;
+  const last = new Map<number, number>();
+  let silences = 0;
+  for (const f of [...real].sort((a, b) => a.time - b.time)) {
+    const before = last.get(f.mmsi);
+    if (before !== undefined && f.time - before >= 6 * HOUR) silences++;
+    last.set(f.mmsi, f.time);
+  }
+  console.log(`  events: ${events.length}${events.length ? ` (${events.map((e) => `${e.type} ${e.mmsi} ${new Date(e.start).toISOString()}`).join("; ")})` : ""}; silences of 6 h or more judged ${silences}; vessels lying under 2 kn at the end ${lying}`);
 }
 try {
   await realRun("MarineCadastre 2022-01-03 (US, 25 min)", realCsv("marinecadastre_AIS_2022-01-03_first99999rows.csv", { mmsi: "MMSI", time: "BaseDateTime", lat: "LAT", lon: "LON", sog: "SOG", nav: "Status" }, (v) => Date.parse(`${v}Z`)));

@@ -6,6 +6,7 @@ import pg from "pg";
 import { DATASETS, importMissingDatasets } from "../../src/adapters/importers/datasets.ts";
 import { columnTypes } from "../../src/adapters/storage/migrations/column-types.ts";
 import { allMigrations } from "../../src/adapters/storage/migrations/index.ts";
+import { openStore } from "../../src/adapters/storage/database.ts";
 import { type Config, parseConfig } from "../../src/config.ts";
 import type { PlanId } from "../../src/domain/plans.ts";
 import { createService, DATASETS_DIR, type OAuthSeams, PROJECT_ROOT, type Service } from "../../src/main.ts";
@@ -36,8 +37,7 @@ function datasetsFingerprint(): string {
   h.update(Object.keys(DATASETS).join(","));
   h.update(Object.keys(allMigrations(columnTypes("sqlite"))).join(","));
   // A migration changed in place before it ever shipped changes the template too.
-  const migrations = join(PROJECT_ROOT, "src/adapters/storage/migrations");
-  for (const f of readdirSync(migrations).sort()) h.update(readFileSync(join(migrations, f)));
+  h.update(migrationsHash());
   for (const f of ["unlocode/unece_unlocode_2018-1_raw.csv.gz", "ports/wpi_UpdatedPub150.csv.gz", "flags/iso3166_country-codes.csv"]) {
     const p = join(DATASETS_DIR, f);
     h.update(`${f}:${existsSync(p) ? statSync(p).size : 0}`);
@@ -64,6 +64,39 @@ async function sqliteTemplate(): Promise<string> {
   return file;
 }
 
+/**
+ * The schema's fingerprint: every migration's source, and today's UTC date (on PostgreSQL
+ * migration 0020 makes daily partitions around the day it runs, so a template is of its day).
+ */
+function schemaFingerprint(): string {
+  return createHash("sha256").update(migrationsHash()).update(new Date().toISOString().slice(0, 10)).digest("hex").slice(0, 12);
+}
+
+/** Every migration file's name and source. */
+function migrationsHash(): string {
+  const h = createHash("sha256");
+  const dir = join(PROJECT_ROOT, "src", "adapters", "storage", "migrations");
+  for (const f of readdirSync(dir).sort()) h.update(`${f}\0`).update(readFileSync(join(dir, f)));
+  return h.digest("hex");
+}
+
+/**
+ * An empty SQLite store with every migration run, built once per machine, schema and day;
+ * a suite without the bundled data copies it instead of running the migrations again.
+ */
+async function sqliteEmptyTemplate(): Promise<string> {
+  const dir = join(tmpdir(), `mds-test-empty-${schemaFingerprint()}`);
+  const file = join(dir, "mds.sqlite");
+  if (existsSync(file)) return file;
+  mkdirSync(dir, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), "mds-empty-build-"));
+  const store = await openStore({ engine: "sqlite", file: join(work, "mds.sqlite") });
+  await store.close();
+  renameSync(join(work, "mds.sqlite"), file);
+  rmSync(work, { recursive: true, force: true });
+  return file;
+}
+
 function config(env: Record<string, string | undefined>): Config {
   return parseConfig({ LOG_LEVEL: "silent", ...env }, PROJECT_ROOT);
 }
@@ -79,55 +112,73 @@ export interface TestService {
 const pgDatabases: string[] = [];
 
 /**
- * The PostgreSQL twin of the SQLite template: a database with the bundled data, built once
- * per machine and code version; suites get a copy (`CREATE DATABASE ... TEMPLATE`, a file
- * copy) instead of importing every dataset again.
+ * Set on every database the tests make: commits do not wait for the WAL to reach the disk.
+ * What a commit makes visible, and when, is unchanged (only a crash of the PostgreSQL server
+ * itself could lose the last commits, and no test crashes it); a suite that commits
+ * hundreds of times (the OFAC history imports 58 versions) no longer waits for a flush each time.
  */
-async function postgresTemplate(admin: string): Promise<string> {
-  const name = `mds_tmpl_${datasetsFingerprint()}`;
+export const NO_FLUSH_WAIT = "synchronous_commit = off";
+
+/**
+ * The PostgreSQL twins of the SQLite templates, built once per machine and code version:
+ * `data` has the bundled data (every dataset imported), `empty` only the migrated schema.
+ * Suites get a copy (`CREATE DATABASE ... TEMPLATE`, a file copy) instead of importing every
+ * dataset or running every migration again.
+ */
+async function postgresTemplate(admin: string, kind: "data" | "empty"): Promise<string> {
+  const prefix = kind === "data" ? "mds_tmpl_" : "mds_empty_";
+  const name = `${prefix}${kind === "data" ? datasetsFingerprint() : schemaFingerprint()}`;
+  const lock = kind === "data" ? 7274001 : 7274002;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
     // One builder at a time on the machine; the others wait here and then find it built.
-    await client.query("SELECT pg_advisory_lock(7274001)");
+    await client.query("SELECT pg_advisory_lock($1)", [lock]);
     if ((await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 0) {
       const work = `${name}_build`;
       await client.query(`DROP DATABASE IF EXISTS ${work} WITH (FORCE)`);
       await client.query(`CREATE DATABASE ${work}`);
+      await client.query(`ALTER DATABASE ${work} SET ${NO_FLUSH_WAIT}`);
       const url = new URL(admin);
       url.pathname = `/${work}`;
-      const dir = mkdtempSync(join(tmpdir(), "mds-template-build-"));
-      const s = await createService(config({ DATA_DIR: dir, DATABASE_URL: url.toString() }));
-      await importMissingDatasets(s, { progress: false });
-      await s.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (kind === "data") {
+        const dir = mkdtempSync(join(tmpdir(), "mds-template-build-"));
+        const s = await createService(config({ DATA_DIR: dir, DATABASE_URL: url.toString() }));
+        await importMissingDatasets(s, { progress: false });
+        await s.close();
+        rmSync(dir, { recursive: true, force: true });
+      } else {
+        const store = await openStore({ engine: "postgres", url: url.toString() });
+        await store.close();
+      }
       await client.query(`ALTER DATABASE ${work} RENAME TO ${name}`);
       // Templates of earlier code versions; one still in use stays (the drop fails) until next time.
-      for (const old of (await client.query("SELECT datname FROM pg_database WHERE datname LIKE 'mds\\_tmpl\\_%' AND datname <> $1", [name])).rows) {
+      for (const old of (await client.query(`SELECT datname FROM pg_database WHERE datname LIKE '${prefix.replaceAll("_", "\\_")}%' AND datname NOT LIKE '%\\_build' AND datname <> $1`, [name])).rows) {
         await client.query(`DROP DATABASE IF EXISTS ${old.datname}`).catch(() => undefined);
       }
     }
   } finally {
-    await client.query("SELECT pg_advisory_unlock(7274001)").catch(() => undefined);
+    await client.query("SELECT pg_advisory_unlock($1)", [lock]).catch(() => undefined);
     await client.end();
   }
   return name;
 }
 
-/** A fresh PostgreSQL database for one suite (a copy of the template when it needs the bundled data), dropped at close. */
+/** A fresh PostgreSQL database for one suite (a copy of the data or the empty template), dropped at close. */
 async function freshPostgres(withData: boolean): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = process.env.DATABASE_URL!;
   const name = `mds_test_${randomBytes(6).toString("hex")}`;
-  const template = withData ? await postgresTemplate(admin) : null;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+      await client.query(`CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(admin, withData ? "data" : "empty")}`);
+      await client.query(`ALTER DATABASE ${name} SET ${NO_FLUSH_WAIT}`);
       break;
     } catch (e) {
       // Copies of one template made at the same moment can find it "being accessed"; a moment later they do not.
-      if (!template || attempt >= 20 || !/being accessed/.test((e as Error).message)) throw e;
+      // A template of the day before can be dropped (a new day's was built) between finding and copying it.
+      if (attempt >= 20 || !/being accessed|does not exist/.test((e as Error).message)) throw e;
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
@@ -160,7 +211,7 @@ export async function startTestService(
     drop = db.drop;
   } else {
     env.DATABASE_URL = undefined;
-    if (options.withData !== false) copyFileSync(await sqliteTemplate(), join(dataDir, "mds.sqlite"));
+    copyFileSync(options.withData !== false ? await sqliteTemplate() : await sqliteEmptyTemplate(), join(dataDir, "mds.sqlite"));
   }
   // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
   const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks, oauth: options.oauth, feeds: options.feeds });

@@ -16,6 +16,7 @@ import { OPERATIONS } from "../../../src/operations/registry.ts";
 import { loadDemoSanctionsExtracts } from "../../../src/cli/demo.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { EXAMPLES, request } from "./examples.ts";
+import { mcp } from "./rights-world.ts";
 import { fix, identity, writeFixes } from "../../helpers/vessels.ts";
 
 interface SourceEntry {
@@ -44,18 +45,10 @@ interface Answer {
   text: string;
 }
 
+/** The MCP tool call of the rights suite, one second later on the test clock (each call may be rate-counted). */
 async function toolCall(t: TestService, key: string, name: string, args: Record<string, unknown>): Promise<Answer> {
   t.clock.t += 1_000;
-  const res = await t.service.app.inject({
-    method: "POST",
-    url: "/mcp",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", authorization: `Bearer ${key}` },
-    payload: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-  });
-  const data = res.body.startsWith("{") ? res.body : (/^data: (.*)$/m.exec(res.body)?.[1] ?? "null");
-  const message = JSON.parse(data) as { result?: { isError?: boolean; structuredContent?: Record<string, any>; content?: { text?: string }[] } } | null;
-  const text = message?.result?.content?.map((c) => c.text ?? "").join("\n") ?? data;
-  return { via: `MCP ${name}`, status: message?.result?.isError ? 400 : res.statusCode, body: message?.result?.structuredContent ?? null, text: `${text}\n${JSON.stringify(message?.result?.structuredContent ?? null)}` };
+  return { via: `MCP ${name}`, ...(await mcp(t, key, name, args)) };
 }
 
 /** Every operation's example over REST (and MCP for tools), plus the vessel calls that show the station's link. */

@@ -1,7 +1,7 @@
 /**
  * The account pages in a real browser, as a person uses them: signing in, an API key made
  * and revoked, a webhook endpoint added, tested and turned back on. Every page met on the way
- * is checked with axe and photographed; no request may leave the service.
+ * is checked with axe (and photographed with MDS_SCREENSHOTS=1); no request may leave the service.
  */
 import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";

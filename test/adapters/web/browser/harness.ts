@@ -88,7 +88,12 @@ async function axe(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/**
+ * A full-page screenshot for people to look at, when MDS_SCREENSHOTS is set: each costs the
+ * browser a full render and encode, a fifth of the browser tests' time, and no test reads it.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.MDS_SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: "disabled" });
 }

@@ -1,7 +1,7 @@
 /**
  * Every page of the web face, with script on and with script off: axe-core finds no serious
- * or critical WCAG 2.1 A/AA violation, nothing is fetched from outside the service, and a
- * screenshot of each goes to test-output/screenshots/ for people to look at.
+ * or critical WCAG 2.1 A/AA violation, nothing is fetched from outside the service, and (with
+ * MDS_SCREENSHOTS=1) a screenshot of each goes to test-output/screenshots/ for people to look at.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";

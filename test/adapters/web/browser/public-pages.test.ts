@@ -3,8 +3,8 @@
  * leaving the service and no serious or critical axe violation; maps draw their features on
  * the bundled land; every `page` link the API hands out opens; a ship heard by a shared
  * station shows its track; a company's fleet and a waterway's gate and daily chart show; a legacy wreck slug lands on the canonical page; a source that
- * denies `web` use is kept off the pages, which say so. A screenshot of each kind goes to
- * test-output/screenshots/.
+ * denies `web` use is kept off the pages, which say so. With MDS_SCREENSHOTS=1 a screenshot
+ * of each kind goes to test-output/screenshots/.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -23,7 +23,8 @@ const VESSEL_PAGE = `/vessel/${IMO}-heard-at-sea`;
 
 /**
  * Opens a page and checks what every public page must hold: its status, HTML, no console
- * error, nothing fetched from elsewhere, no serious axe violation; then a screenshot. The
+ * error, nothing fetched from elsewhere, no serious axe violation; then a screenshot (with
+ * MDS_SCREENSHOTS=1). The
  * test clock stands still, so it is moved a second first: each visit gets a fresh
  * rate-limit second, as a person clicking around would.
  */
