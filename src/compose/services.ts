@@ -244,7 +244,6 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   alerts.connect(services, (id) => ingest.directory.byId(id), new SqlZoneStateStore(store.db, store.dialect));
   // A static report is linked into the vessel registry as soon as it is stored (a ship's IMO answers at once).
   const identityLinker = new IdentityLinker((keys) => services.vessels.linkIdentities(keys), (err) => log.warn({ err }, "vessel registry: linking static reports failed; the periodic refresh links them"));
-  ingest.pipeline.onIdentities = (keys) => identityLinker.add(keys);
   const feeds = new FeedRunner(
     { feeds: feedStore, pipeline: ingest.pipeline, station: (id) => ingest.directory.byId(id), clock, beforeStart: () => feedStations.refresh() },
     new FeedMetrics(ingest.metrics.registry),
@@ -263,6 +262,11 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
         onError: (err) => log.error({ err }, "derived facts: queued fixes could not be derived (kept for the next try)"),
       })
     : null;
+  ingest.pipeline.onIdentities = (keys) => {
+    identityLinker.add(keys);
+    // Identity changes are queued for their alerts with the reports: derivation raises them.
+    derived?.onPositions(keys.length);
+  };
   ingest.pipeline.onPositions = (fixes) => {
     alerts.onPositions(fixes);
     derived?.onPositions(fixes.length);

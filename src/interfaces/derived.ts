@@ -178,6 +178,10 @@ export interface DerivedStore extends BehaviourLookups {
    * transaction; `consumed` false (nothing written) when the page changed under it.
    */
   commit(page: DerivedCommit, now: number): Promise<{ consumed: boolean; deliveries: number }>;
+  /** Identity changes ingest recorded whose alerts are not raised yet, oldest first. */
+  queuedIdentityEvents(limit: number): Promise<VesselEvent[]>;
+  /** Records their alerts and takes them off the queue, in one transaction. */
+  commitIdentityAlerts(eventIds: readonly string[], alerts: readonly NewAlert[], now: number): Promise<{ deliveries: number }>;
   /** Every port with coordinates, for the port areas. */
   portPlaces(): Promise<PortPlace[]>;
   /** Port calls of these MMSIs arriving in [from, to), oldest first. */

@@ -7,14 +7,12 @@ import type { NewAlert } from "../../interfaces/webhooks.ts";
 import { commercialUse, newAlert } from "./new-alert.ts";
 import type { PortCallAlertsDeps } from "./port-call-alerts.ts";
 
-/**
- * The behaviour events that raise alerts, each its own `alert.<type>`. Identity changes are
- * recorded at ingest, outside the derivation commit that records these alerts: not yet alerted.
- */
-const ALERTED = new Set<string>(["encounter", "loitering", "ais_gap"]);
+/** The behaviour events that raise alerts, each its own `alert.<type>`. */
+const ALERTED = new Set<string>(["encounter", "loitering", "ais_gap", "identity_change"]);
 
 /**
- * `alert.encounter`, `alert.loitering` and `alert.ais_gap` (docs/webhooks.md): a behaviour event of a vessel an account follows, or that happened
+ * `alert.encounter`, `alert.loitering`, `alert.ais_gap` and `alert.identity_change`
+ * (docs/webhooks.md): a behaviour event of a vessel an account follows, or that happened
  * inside one of its zones. As for port calls, the event counts for an account only when its
  * station is the account's own or shared. An event written again (an open loitering that
  * grows, an encounter judged from the other ship's side) raises nothing new: the alert's
@@ -62,7 +60,11 @@ function what(e: VesselEvent): string {
   const hours = typeof e.details.hours === "number" ? `${e.details.hours} h` : "";
   if (e.type === "encounter") return `met MMSI ${String(e.counterpartMmsi).padStart(9, "0")} at sea for ${hours}`;
   if (e.type === "loitering") return e.end === null ? `has been loitering at sea for over ${hours}` : `loitered at sea for ${hours}`;
-  return `was not heard for ${hours} while ships near it were`;
+  if (e.type === "ais_gap") return `was not heard for ${hours} while ships near it were`;
+  const d = e.details;
+  if (d.kind === "conflict") return `broadcast IMO ${String(d.imo)}, as MMSI ${String(d.otherMmsi).padStart(9, "0")} did within the hour`;
+  if (d.kind === "change") return `took over IMO ${String(d.imo)} from MMSI ${String(d.old).padStart(9, "0")}`;
+  return `changed its broadcast ${String(d.field)} from ${JSON.stringify(d.old)} to ${JSON.stringify(d.new)}`;
 }
 
 function alertOf(d: PortCallAlertsDeps, e: VesselEvent, accountId: string, follow: Follow | null, zone: Zone | null, identity: { imo: number | null; name: string | null }, commercial: boolean): NewAlert {

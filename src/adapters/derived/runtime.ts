@@ -123,6 +123,8 @@ export class DerivedFacts {
   }
 
   async #drain(): Promise<void> {
+    // Identity changes need no reference data: their alerts are raised even before the ports are in.
+    await this.#alertIdentityChanges();
     const ports = await this.#currentPorts();
     if (ports === null) {
       // Not one queue row is consumed without the ports: the import (here or in another process) is awaited.
@@ -151,6 +153,24 @@ export class DerivedFacts {
         this.#states.clear();
         throw e;
       }
+    }
+  }
+
+  /**
+   * The alerts of identity changes ingest recorded (and queued in its transaction): raised and
+   * taken off the queue in one transaction, as the page's own alerts are.
+   */
+  async #alertIdentityChanges(): Promise<void> {
+    for (;;) {
+      const events = await this.#d.store.queuedIdentityEvents(PAGE);
+      if (events.length === 0) return;
+      const alerts = this.#d.alertsFor ? await this.#d.alertsFor([], events) : [];
+      const r = await this.#d.store.commitIdentityAlerts(
+        events.map((e) => e.id),
+        alerts,
+        this.#d.now(),
+      );
+      if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
     }
   }
 

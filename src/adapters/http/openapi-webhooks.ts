@@ -9,6 +9,7 @@ const RAISED_WHEN: Record<(typeof EVENT_TYPES)[number] | typeof TEST_EVENT_TYPE,
   "alert.encounter": "A vessel you follow, or one inside one of your zones, met another ship at sea (within 500 m, both under 2 kn, 2 h or more).",
   "alert.loitering": "A vessel you follow, or one inside one of your zones, lay under 2 kn for 4 h or more, 20 nm or more from shore.",
   "alert.ais_gap": "A vessel you follow, or one last heard inside one of your zones, was silent for 6 h while its station heard ships near it.",
+  "alert.identity_change": "A vessel you follow, or one last heard inside one of your zones, broadcast a new name, call sign, ship type or IMO, or an IMO another MMSI claims.",
   "webhook.test": "You asked for a test event; it carries no alert.",
 };
 

@@ -1,5 +1,5 @@
 import type { AccountsTable, ApiKeysTable, CreditBatchesTable, CreditUsageTable, KeyUsageTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable, SessionsTable, StationsTable, UsersTable } from "./tables/accounts.ts";
-import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable, GateCrossingsTable, LatestPositionsTable, PortCallsTable, PositionsTable, SlowEpisodesTable, StationCountersTable, StationHeardTable, VesselEventsTable, VesselIdentitiesTable } from "./tables/ais.ts";
+import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable, GateCrossingsTable, LatestPositionsTable, PortCallsTable, PositionsTable, SlowEpisodesTable, IdentityEventFeedTable, StationCountersTable, StationHeardTable, VesselEventsTable, VesselIdentitiesTable } from "./tables/ais.ts";
 import type { AlertCursorsTable, AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable, AlertsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, ZoneFeedTable, ZonePresenceTable } from "./tables/alerts.ts";
 import type { CompanyFleetTable, CompanyNameTermsTable, CompanyRecordsTable, DatasetsTable, FlagsTable, InspectionsTable, PortsTable, WrecksTable } from "./tables/reference.ts";
 import type { SanctionsChangesTable, SanctionsDesignationsTable, SanctionsEventsTable, SanctionsFetchesTable, SanctionsIdentifiersTable, SanctionsListsTable, SanctionsVersionsTable } from "./tables/sanctions.ts";
@@ -25,6 +25,7 @@ export interface Database {
   vessel_events: VesselEventsTable;
   slow_episodes: SlowEpisodesTable;
   station_heard: StationHeardTable;
+  identity_event_feed: IdentityEventFeedTable;
   key_usage: KeyUsageTable;
   stations: StationsTable;
   ports: PortsTable;

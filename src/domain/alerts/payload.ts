@@ -23,14 +23,14 @@ import type { SourceRegistry } from "../rights/source.ts";
 
 export const WEBHOOK_API_VERSION = "2026-07-01";
 
-export const EVENT_TYPES = ["alert.zone_enter", "alert.sanctions", "alert.port_call", "alert.saved_search", "alert.encounter", "alert.loitering", "alert.ais_gap"] as const;
+export const EVENT_TYPES = ["alert.zone_enter", "alert.sanctions", "alert.port_call", "alert.saved_search", "alert.encounter", "alert.loitering", "alert.ais_gap", "alert.identity_change"] as const;
 export type AlertEventType = (typeof EVENT_TYPES)[number];
 /** Sent only by "send test event"; never an alert. */
 export const TEST_EVENT_TYPE = "webhook.test";
 export type EventType = AlertEventType | typeof TEST_EVENT_TYPE;
 
 /** The alert kinds: `alert.<kind>` is the event type. */
-export type AlertKind = "zone_enter" | "sanctions" | "port_call" | "saved_search" | "encounter" | "loitering" | "ais_gap";
+export type AlertKind = "zone_enter" | "sanctions" | "port_call" | "saved_search" | "encounter" | "loitering" | "ais_gap" | "identity_change";
 
 export const WITHHELD_REASON_RIGHTS = "source_rights";
 

@@ -62,6 +62,26 @@ for (const engine of ENGINES) {
       ]);
     });
 
+    it("the follower of a renamed ship gets alert.identity_change with the old and new name; another account's follow of the same ship, on a private station, gets nothing", async () => {
+      const b = await t.key("pro", "other follower");
+      for (const key of [st.key, b.key]) {
+        const r = await t.service.app.inject({ method: "POST", url: "/api/v1/account/follows", headers: { authorization: `Bearer ${key}` }, payload: { mmsi: "244500021" } });
+        assert.equal(r.statusCode, 200, r.body);
+      }
+      await send(staticLines({ mmsi: 244_500_021, imo: imoOf(931_003), shipname: "OLD NAME" }));
+      await send(staticLines({ mmsi: 244_500_021, imo: imoOf(931_003), shipname: "NEW NAME" }));
+      await t.service.derived!.idle();
+      await t.service.derived!.poll();
+      const alerts = await t.service.store.db.selectFrom("alerts").selectAll().where("type", "=", "identity_change").execute();
+      assert.deepEqual(alerts.map((a) => a.account_id), [st.accountId], "the station's owner only: the other account cannot see this private station");
+      const events = await t.service.store.db.selectFrom("webhook_events").selectAll().where("type", "=", "alert.identity_change").execute();
+      assert.equal(events.length, 1);
+      const body = JSON.parse(events[0]!.body);
+      assert.match(body.data.alert.text, /changed its broadcast name from "OLD NAME" to "NEW NAME"/);
+      assert.deepEqual(body.data.alert.fact.event.details, { field: "name", old: "OLD NAME", new: "NEW NAME" });
+      assert.equal(Number((await t.service.store.db.selectFrom("identity_event_feed").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n), 0, "the queue is drained");
+    });
+
     it("a recompute keeps them: they come from reports no recompute reads again", async () => {
       const before = await t.service.store.db.selectFrom("vessel_events").select("id").where("type", "=", "identity_change").execute();
       assert.ok(before.length >= 4);

@@ -45,6 +45,13 @@ export function vesselEvents({ bigint, real }: ColumnTypes): Migration {
         .execute();
       await db.schema.createIndex("slow_episodes_station_time").on("slow_episodes").columns(["station_id", "last"]).execute();
 
+      // Identity changes recorded by ingest and not yet alerted: ingest queues each in its
+      // transaction, derivation raises the alerts and takes them off in its own.
+      await db.schema
+        .createTable("identity_event_feed")
+        .addColumn("event_id", "text", (c) => c.primaryKey())
+        .execute();
+
       // Hours and quarter-degree cells in which a station heard any vessel: the coverage that
       // tells an AIS gap from a receiver outage.
       await db.schema

@@ -4,7 +4,8 @@ import { derivedStateTime, type VesselDerivedState } from "../../../domain/deriv
 import { PORT_CALL_VERSION } from "../../../domain/derived/port-call-detector.ts";
 import type { BBox } from "../../../domain/alerts/geometry.ts";
 import type { DerivedFix } from "../../../domain/derived/fix.ts";
-import type { VesselEventType } from "../../../domain/derived/vessel-event.ts";
+import type { VesselEvent, VesselEventType } from "../../../domain/derived/vessel-event.ts";
+import type { NewAlert } from "../../../interfaces/webhooks.ts";
 import {
   RISK_CALLS_LIMIT,
   type DerivedCommit,
@@ -137,6 +138,19 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
       if (e instanceof PageTaken) return { consumed: false, deliveries: 0 };
       throw e;
     }
+  }
+
+  async queuedIdentityEvents(limit: number): Promise<VesselEvent[]> {
+    const rows = await this.db.selectFrom("identity_event_feed").innerJoin("vessel_events", "vessel_events.id", "identity_event_feed.event_id").selectAll("vessel_events").orderBy("vessel_events.start").orderBy("vessel_events.id").limit(limit).execute();
+    return rows.map(toEvent);
+  }
+
+  async commitIdentityAlerts(eventIds: readonly string[], alerts: readonly NewAlert[], now: number): Promise<{ deliveries: number }> {
+    if (eventIds.length === 0) return { deliveries: 0 };
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("identity_event_feed").where("event_id", "in", [...eventIds]).execute();
+      return { deliveries: (await writeAlerts(trx, this.dialect, alerts, now)).deliveries };
+    });
   }
 
   async portPlaces(): Promise<PortPlace[]> {

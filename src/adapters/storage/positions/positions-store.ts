@@ -169,7 +169,12 @@ export class SqlPositionStore implements PositionStore {
       // The latest table's columns are those of positions in the same order (see fixRow).
       await this.#write(trx, "latest_positions", POSITION_COLUMNS, LATEST_TYPES, latest, LATEST_CONFLICT);
       // Identity changes are judged against what is stored before it is overwritten.
-      if (this.#derivedQueue() && batch.identities.length > 0) await writeVesselEvents(trx, this.#dialect, await identityEvents(trx, batch.identities), Date.now());
+      if (this.#derivedQueue() && batch.identities.length > 0) {
+        const changes = await identityEvents(trx, batch.identities);
+        await writeVesselEvents(trx, this.#dialect, changes, Date.now());
+        // Their alerts are raised by derivation, which drains this queue in its own transaction.
+        await this.#write(trx, "identity_event_feed", ["event_id"], ["text"], changes.map((e) => [e.id]), "ON CONFLICT DO NOTHING");
+      }
       await this.#write(trx, "vessel_identities", IDENTITY_COLUMNS, IDENTITY_TYPES, identities, IDENTITY_CONFLICT);
       await this.#write(trx, "station_counters", ["station_id", "counter", "value"], ["int4", "text", "int8"], counters, COUNTER_CONFLICT);
       return { inserted };

@@ -120,3 +120,8 @@ export interface StationHeardTable {
   hour: number;
   cell: number;
 }
+
+/** An identity change recorded at ingest whose alerts are not raised yet. */
+export interface IdentityEventFeedTable {
+  event_id: string;
+}
