@@ -256,7 +256,7 @@ export async function apply(
       vesselEvents.push(...out.events);
       if (out.meeting) meetings.push(out.meeting);
       if (out.silence) silences.push(out.silence);
-      heard.set(`${f.stationId}:${out.heard.hour}:${out.heard.cell}`, { stationId: f.stationId, ...out.heard });
+      if (out.heard) heard.set(`${f.stationId}:${out.heard.hour}:${out.heard.cell}`, { stationId: f.stationId, ...out.heard });
     }
     saved.push({ stationId: list[0]!.stationId, mmsi: list[0]!.mmsi, state });
   }

@@ -46,8 +46,8 @@ export interface DerivedOutput {
   meeting: SlowEpisode | null;
   /** A silence long enough to be judged as an AIS gap. */
   silence: Silence | null;
-  /** The hour and cell the fix was heard in (the station's coverage behind gaps). */
-  heard: { hour: number; cell: number };
+  /** The hour and cell the fix was heard in (the station's coverage behind gaps); null when the vessel's previous fix said the same. */
+  heard: { hour: number; cell: number } | null;
 }
 
 /** A slow episode this long, clear of ports, may hold an encounter. */
@@ -64,5 +64,15 @@ export function deriveFix(state: VesselDerivedState, fix: DerivedFix, ctx: Deriv
   const open = step.open ? loiteringOf(step.open, false) : null;
   if (open) events.push(open);
   const meeting = step.closed && !step.closed.nearPort && step.closed.last - step.closed.start >= MEETING_MIN_MS ? step.closed : null;
-  return { calls, crossings, coverage, events, meeting, silence: step.silence, heard: { hour: Math.floor(fix.time / 3_600_000) * 3_600_000, cell: heardCell(fix.lat, fix.lon) } };
+  return { calls, crossings, coverage, events, meeting, silence: step.silence, heard: heardOf(state.behaviour, fix) };
+}
+
+/** The fix's hour and cell, unless the vessel's last fix gave the same (most do: it is one row, written once). */
+function heardOf(b: BehaviourState, fix: DerivedFix): { hour: number; cell: number } | null {
+  const hour = Math.floor(fix.time / 3_600_000) * 3_600_000;
+  const cell = heardCell(fix.lat, fix.lon);
+  if (b.heardHour === hour && b.heardCell === cell) return null;
+  b.heardHour = hour;
+  b.heardCell = cell;
+  return { hour, cell };
 }

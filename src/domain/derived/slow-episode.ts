@@ -44,6 +44,9 @@ export interface BehaviourState {
   lat: number;
   lon: number;
   episode: SlowEpisode | null;
+  /** The hour and cell of the last fix recorded as heard (derive.ts): the next in the same one adds nothing. */
+  heardHour?: number;
+  heardCell?: number;
 }
 
 /** A silence of the vessel between two consecutive fixes of one station. */
@@ -97,18 +100,22 @@ export function observeBehaviour(s: BehaviourState, f: DerivedFix, ctx: Behaviou
     e.positions++;
     e.sumLat += f.lat;
     e.sumLon += f.lon;
-    e.speeds[Math.min(BINS - 1, Math.floor(knots * 10))]!++;
+    if (e.speeds.length > 0) e.speeds[Math.min(BINS - 1, Math.floor(knots * 10))]!++;
     // The sticky flags: each costs a lookup only until it is set.
     if (!e.nearPort) {
       const clearance = ctx.ports.clearanceKm(f.lat, f.lon);
       e.nearPort = clearance < ENCOUNTER_PORT_KM;
       const near = clearance < 0 ? ctx.ports.nearest(f.lat, f.lon) : null;
       e.inPortArea = near !== null && near.km <= near.area.radiusKm;
-    } else if (!e.inPortArea) {
+    } else if (!e.inPortArea && !e.nearShore) {
+      // Inside a port area matters only to loitering, which a fix near shore has ruled out.
       const near = ctx.ports.nearest(f.lat, f.lon);
       e.inPortArea = near !== null && near.km <= near.area.radiusKm;
     }
     if (!e.nearShore) e.nearShore = ctx.shore.distanceKm(f.lat, f.lon, LOITER_SHORE_KM) < LOITER_SHORE_KM;
+    // Near shore and near a port, the episode can be neither loitering nor an encounter: its
+    // speeds are never asked for, and the state saved with every page stays small (ships in port).
+    if (e.nearShore && e.nearPort) e.speeds = [];
   }
   s.t = f.time;
   s.lat = f.lat;
