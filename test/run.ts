@@ -38,7 +38,8 @@ stream.on("test:fail", (e) => {
   // A todo or a skipped test is not a failure; everything else that fails fails the run.
   if (!e.todo && !e.skip) process.exitCode = 1;
 });
-for (const kind of ["test:enqueue", "test:pass", "test:fail"] as const) {
+// A file's wall time: from its first test taken off the queue to its last result.
+for (const kind of ["test:dequeue", "test:pass", "test:fail"] as const) {
   stream.on(kind, (e: { file?: string }) => {
     if (!e.file) return;
     const t = seen.get(e.file) ?? { first: Date.now(), last: Date.now() };
