@@ -29,7 +29,7 @@ const seen = new Map<string, { first: number; last: number }>();
 const options: NonNullable<Parameters<typeof run>[0]> & { globalSetupPath: string } = {
   files: files.map((f) => join(ROOT, f)),
   cwd: ROOT,
-  concurrency: 4,
+  concurrency: Number(process.env.MDS_TEST_CONCURRENCY ?? 4),
   timeout: 120_000,
   globalSetupPath: join(ROOT, "test/global-setup.ts"),
 };
