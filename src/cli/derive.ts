@@ -29,7 +29,7 @@ export interface RecomputeResult {
  * saved states are replaced too and live derivation continues from them; with `to`, the
  * live states are left alone. Alerts are not raised again.
  */
-export async function recomputeDerived(core: ServiceCore, window: { from?: number; to?: number }): Promise<RecomputeResult> {
+export async function recomputeDerived(core: ServiceCore, window: { from?: number; to?: number }, vesselsPerCommit = VESSELS_PER_COMMIT): Promise<RecomputeResult> {
   const store = core.services.derived;
   const from = window.from ?? 0;
   const to = window.to ?? core.services.clock.now() + 1;
@@ -42,7 +42,7 @@ export async function recomputeDerived(core: ServiceCore, window: { from?: numbe
   const vessels = await store.vesselsHeard(from, to);
   const result: RecomputeResult = { vessels: vessels.length, positions: 0, calls: 0, crossings: 0, events: 0 };
   const batches = [];
-  for (let at = 0; at < vessels.length; at += VESSELS_PER_COMMIT) batches.push(vessels.slice(at, at + VESSELS_PER_COMMIT));
+  for (let at = 0; at < vessels.length; at += vesselsPerCommit) batches.push(vessels.slice(at, at + vesselsPerCommit));
   const tracks = (batch: typeof vessels) => Promise.all(batch.map((v) => core.services.positions.track(v.mmsi, from, to, [v.stationId])));
   // First what every station heard, where and when: an AIS gap is judged against all of it,
   // whichever vessels come later in the walk.
