@@ -133,6 +133,50 @@ export interface SanctionsChange {
   after: Record<string, unknown>;
 }
 
+/** Where a page of the change feed starts: after this row of the feed order. */
+export interface SanctionsFeedKey {
+  versionId: number;
+  /** 0: a listing or delisting (sanctions_events), 1: a change (sanctions_changes); events come first within a version. */
+  kind: 0 | 1;
+  id: number;
+}
+
+export interface SanctionsFeedQuery {
+  lists: readonly SanctionsListKey[];
+  actions: readonly ("listed" | "delisted" | "changed")[];
+  /** Inclusive bounds on the version's as-of date (yyyy-mm-dd). */
+  since: string | null;
+  until: string | null;
+  after: SanctionsFeedKey | null;
+  limit: number;
+}
+
+/** One row of the change feed: a listing, delisting or change of a designation in one version. */
+export interface SanctionsFeedRow {
+  key: SanctionsFeedKey;
+  action: "listed" | "delisted" | "changed";
+  list: SanctionsListKey;
+  versionId: number;
+  /** The version's as-of date. */
+  asOf: string;
+  designationId: number;
+  recordId: string;
+  name: string;
+  imos: number[];
+  mmsis: number[];
+  program: string | null;
+  /** Listings and delistings: the event's date and where it came from; a change: the version's date. */
+  date: string;
+  dateSource: "list" | "first_seen" | "absent" | "version";
+  /** A listing of a list's first import: its starting state, not a change. */
+  baseline: boolean;
+  sourceUrl: string;
+  /** Changes only: the tracked fields that changed, with their values before and after. */
+  fields: string[] | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
 export interface FindByIdentifiers {
   imos: readonly number[];
   mmsis: readonly number[];
@@ -166,6 +210,12 @@ export interface SanctionsStore {
   /** Outbox read: events with id > afterId in id order. */
   events(afterId: number, limit: number): Promise<SanctionsEvent[]>;
   changes(designationId: number): Promise<SanctionsChange[]>;
+  /**
+   * The change feed: listings, delistings (events) and changes of the given lists in feed
+   * order (version id, events before changes, row id), after `after`. Versions are numbered
+   * as imported, so a later import only ever adds rows at the end.
+   */
+  feed(query: SanctionsFeedQuery): Promise<SanctionsFeedRow[]>;
   /** What the records of these designations say of their ships, with the versions that carried them (the vessel answer's list facts). */
   listedFacts(designationIds: readonly number[]): Promise<ListedVesselFacts[]>;
 }

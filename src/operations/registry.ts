@@ -25,6 +25,7 @@ import type { Operation } from "./operation.ts";
 import { portsGet } from "./ports.get.ts";
 import { portsList } from "./ports.list.ts";
 import { sanctionsList } from "./sanctions.list.ts";
+import { sanctionsChanges } from "./sanctions.changes.ts";
 import { screen } from "./screen.ts";
 import { search } from "./search.ts";
 import { sourcesList } from "./sources.list.ts";
@@ -50,6 +51,7 @@ export const OPERATIONS: readonly Operation[] = [
   usageGet,
   meFeed,
   meStations,
+  sanctionsChanges,
   sanctionsList,
   screen,
   vesselsGet,

@@ -5,6 +5,8 @@ import type {
   IdentifierHit,
   SanctionsChange,
   SanctionsEvent,
+  SanctionsFeedQuery,
+  SanctionsFeedRow,
   SanctionsFetchAttempt,
   SanctionsFetchOutcome,
   SanctionsFetchState,
@@ -261,6 +263,104 @@ export class SqlSanctionsStore implements SanctionsStore {
       before: JSON.parse(r.before) as Record<string, unknown>,
       after: JSON.parse(r.after) as Record<string, unknown>,
     }));
+  }
+
+  async feed(q: SanctionsFeedQuery): Promise<SanctionsFeedRow[]> {
+    if (q.lists.length === 0 || q.actions.length === 0 || q.limit <= 0) return [];
+    const eventActions = q.actions.filter((a): a is "listed" | "delisted" => a !== "changed");
+    const a = q.after;
+    const events =
+      eventActions.length === 0
+        ? []
+        : await this.#db
+            .selectFrom("sanctions_events as e")
+            .innerJoin("sanctions_versions as v", "v.id", "e.version_id")
+            .select(["e.id", "e.version_id", "e.designation_id", "e.list", "e.record_id", "e.action", "e.name", "e.imos", "e.mmsis", "e.program", "e.date", "e.date_source", "e.source_url", "e.baseline", "v.as_of"])
+            .where("e.list", "in", [...q.lists])
+            .where("e.action", "in", eventActions)
+            .$if(q.since !== null, (qb) => qb.where("v.as_of", ">=", q.since!))
+            .$if(q.until !== null, (qb) => qb.where("v.as_of", "<=", q.until!))
+            .$if(a !== null, (qb) =>
+              qb.where((eb) =>
+                a!.kind === 1
+                  ? eb("e.version_id", ">", a!.versionId)
+                  : eb.or([eb("e.version_id", ">", a!.versionId), eb.and([eb("e.version_id", "=", a!.versionId), eb("e.id", ">", a!.id)])]),
+              ),
+            )
+            .orderBy("e.version_id")
+            .orderBy("e.id")
+            .limit(q.limit)
+            .execute();
+    const changes = !q.actions.includes("changed")
+      ? []
+      : await this.#db
+          .selectFrom("sanctions_changes as c")
+          .innerJoin("sanctions_versions as v", "v.id", "c.version_id")
+          .innerJoin("sanctions_designations as d", "d.id", "c.designation_id")
+          .select(["c.id", "c.version_id", "c.designation_id", "c.fields", "c.before", "c.after", "d.list", "d.record_id", "d.name", "d.program", "d.source_url", "d.record", "v.as_of"])
+          .where("d.list", "in", [...q.lists])
+          .$if(q.since !== null, (qb) => qb.where("v.as_of", ">=", q.since!))
+          .$if(q.until !== null, (qb) => qb.where("v.as_of", "<=", q.until!))
+          .$if(a !== null, (qb) =>
+            qb.where((eb) =>
+              a!.kind === 0
+                ? eb("c.version_id", ">=", a!.versionId)
+                : eb.or([eb("c.version_id", ">", a!.versionId), eb.and([eb("c.version_id", "=", a!.versionId), eb("c.id", ">", a!.id)])]),
+            ),
+          )
+          .orderBy("c.version_id")
+          .orderBy("c.id")
+          .limit(q.limit)
+          .execute();
+    const rows: SanctionsFeedRow[] = [
+      ...events.map((r): SanctionsFeedRow => ({
+        key: { versionId: r.version_id, kind: 0, id: r.id },
+        action: r.action,
+        list: r.list as SanctionsListKey,
+        versionId: r.version_id,
+        asOf: r.as_of,
+        designationId: r.designation_id,
+        recordId: r.record_id,
+        name: r.name,
+        imos: JSON.parse(r.imos) as number[],
+        mmsis: JSON.parse(r.mmsis) as number[],
+        program: r.program,
+        date: r.date,
+        dateSource: r.date_source as SanctionsFeedRow["dateSource"],
+        baseline: r.baseline === 1,
+        sourceUrl: r.source_url,
+        fields: null,
+        before: null,
+        after: null,
+      })),
+      ...changes.map((r): SanctionsFeedRow => {
+        const after = JSON.parse(r.after) as Record<string, unknown>;
+        const record = readStoredDesignation(r.record);
+        // The identifiers the change gave the record; the others as the record stands now.
+        return {
+          key: { versionId: r.version_id, kind: 1, id: r.id },
+          action: "changed",
+          list: r.list as SanctionsListKey,
+          versionId: r.version_id,
+          asOf: r.as_of,
+          designationId: r.designation_id,
+          recordId: r.record_id,
+          name: typeof after.name === "string" ? after.name : record.name,
+          imos: Array.isArray(after.imo) ? (after.imo as number[]) : record.imos,
+          mmsis: Array.isArray(after.mmsi) ? (after.mmsi as number[]) : record.mmsis,
+          program: "program" in after ? (after.program as string | null) : r.program,
+          date: r.as_of,
+          dateSource: "version",
+          baseline: false,
+          sourceUrl: r.source_url,
+          fields: JSON.parse(r.fields) as string[],
+          before: JSON.parse(r.before) as Record<string, unknown>,
+          after,
+        };
+      }),
+    ];
+    rows.sort((x, y) => x.key.versionId - y.key.versionId || x.key.kind - y.key.kind || x.key.id - y.key.id);
+    return rows.slice(0, q.limit);
   }
 
   async listedFacts(designationIds: readonly number[]): Promise<ListedVesselFacts[]> {
