@@ -151,6 +151,11 @@ export const CASES: Case[] = [
   { tool: "list_sanctioned_vessels", name: "the next page by cursor", plan: "scale", args: (fx) => ({ list: "ofac", limit: 3, cursor: fx.ofacPage2 }), expect: "ok" },
   { tool: "list_sanctioned_vessels", name: "the UK list, withheld row by row", plan: "scale", args: () => ({ list: "uk" }), expect: "ok", withheld: true },
   { tool: "list_sanctioned_vessels", name: "an unknown list", plan: "scale", args: () => ({ list: "un" }), expect: "invalid_parameter" },
+  { tool: "list_sanctions_changes", name: "OFAC listings over a window", plan: "scale", args: () => ({ lists: "ofac", since: "2024-05-01", until: "2024-05-31", limit: 3 }), expect: "ok" },
+  { tool: "list_sanctions_changes", name: "the UK list, withheld row by row", plan: "scale", args: () => ({ lists: "uk", limit: 5 }), expect: "ok", withheld: true },
+  { tool: "list_sanctions_changes", name: "since after until", plan: "scale", args: () => ({ since: "2024-06-01", until: "2024-05-01" }), expect: "invalid_parameter" },
+  { tool: "list_sanctions_changes", name: "an unknown action", plan: "scale", args: () => ({ action: "renamed" }), expect: "invalid_parameter" },
+  { tool: "list_sanctions_changes", name: "a list never loaded, named", plan: "scale", args: () => ({ lists: "new-zealand" }), expect: "sanctions_unavailable" },
   { tool: "list_sanctioned_vessels", name: "a forged cursor", plan: "scale", args: () => ({ list: "ofac", cursor: "bm9wZQ" }), expect: "invalid_parameter" },
 
   { tool: "screen_vessels", name: "listed, UK-only (withheld) and unlisted vessels", plan: "growth", args: (fx) => ({ ids: `${fx.ofacImos[0]},${fx.ukOnlyImo},9074729` }), expect: "ok", withheld: true },

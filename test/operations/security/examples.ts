@@ -55,6 +55,8 @@ export const EXAMPLES: Record<string, Example> = {
   "me.feed": { query: { maxAge: "60" }, plan: "team", bad: { param: "maxAge", query: { maxAge: "0" } } },
   "me.stations": { bad: { param: "nope", query: { nope: "1" } } },
   "sanctions.list": { path: { list: "ofac" }, bad: { param: "list", path: { list: "mars" } } },
+  // The demo's OFAC extract is as of 2024-05-03: its listings answer, resting on a list the rights suite can deny.
+  "sanctions.changes": { query: { lists: "ofac", since: "2024-05-01", until: "2024-05-31", limit: "5" }, bad: { param: "action", query: { lists: "ofac", action: "renamed" } } },
   // EBANO (7406784) is on the demo OFAC extract: the answer rests on a list the rights suite can deny.
   screen: { query: { ids: "9292058,7406784" }, bad: { param: "ids", query: { ids: "12" } } },
   "vessels.get": { path: { id: VESSEL }, bad: { param: "id", path: { id: "9175794" } } },
