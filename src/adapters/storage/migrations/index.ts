@@ -20,6 +20,7 @@ import { scale } from "./0020-scale.ts";
 import { accountExtraCredits } from "./0022-account-extra-credits.ts";
 import { creditBatches } from "./0023-credit-batches.ts";
 import { vesselEvents } from "./0024-vessel-events.ts";
+import { sanctionsFeedOrder } from "./0025-sanctions-feed-order.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -49,5 +50,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0022_account_extra_credits": accountExtraCredits(),
     "0023_credit_batches": creditBatches(types),
     "0024_vessel_events": vesselEvents(types),
+    "0025_sanctions_feed_order": sanctionsFeedOrder(),
   };
 }
