@@ -4,12 +4,9 @@
  * two more versions are imported while a client pages, to show the cursor survives them.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { PROJECT_ROOT } from "../../src/main.ts";
 import { ENGINES, get, startTestService, type TestService } from "../helpers/service.ts";
+import { sourcesFile } from "../helpers/sources-file.ts";
 import { importBytes, importUkCsv, ofacChanges, ofacCsvBefore } from "../helpers/sanctions.ts";
 
 const BASE_DAY = "2021-08-01";
@@ -141,20 +138,17 @@ for (const engine of ENGINES) {
   describe(`sanctions change feed under source rights (${engine})`, () => {
     let t: TestService;
     let key: string;
-    let dir: string;
+    // An operator who has not cleared the UK list for the API.
+    const sources = sourcesFile({ uk: { api: false } });
     before(async () => {
-      dir = mkdtempSync(join(tmpdir(), "mds-sources-"));
-      const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8"));
-      for (const s of file.sources) if (s.id === "uk") s.permissions.api = false;
-      writeFileSync(join(dir, "sources.json"), JSON.stringify(file));
-      t = await startTestService({ engine, withData: false, env: { SOURCES_FILE: join(dir, "sources.json") } });
+      t = await startTestService({ engine, withData: false, env: { SOURCES_FILE: sources.path } });
       ({ key } = await t.key("scale"));
       await importBytes(t, "ofac", "sdn.csv", ofacCsvBefore("0000").csv, { asOf: BASE_DAY });
       await importUkCsv(t, { asOf: "2026-04-29" });
     });
     after(async () => {
       await t.close();
-      rmSync(dir, { recursive: true, force: true });
+      sources.remove();
     });
 
     it("rows of a list the caller may not be shown are left out and counted in withheld", async () => {

@@ -7,14 +7,14 @@
  * by name it does not make.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { PROJECT_ROOT } from "../../../src/main.ts";
 import { OPERATIONS } from "../../../src/operations/registry.ts";
 import { loadDemoSanctionsExtracts } from "../../../src/cli/demo.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
+import { sourcesFile } from "../../helpers/sources-file.ts";
 import { EXAMPLES, request } from "./examples.ts";
 import { mcp } from "./rights-world.ts";
 import { fix, identity, writeFixes } from "../../helpers/vessels.ts";
@@ -90,11 +90,8 @@ async function callEverything(t: TestService): Promise<Map<string, Answer>> {
 
 /** A service on a copy of the shipped sources file with `denied` (if any) denied every use. */
 async function serviceDenying(denied: string | null): Promise<{ t: TestService; cleanup: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), "mds-denied-sources-"));
-  const file = structuredClone(SHIPPED);
-  for (const s of file.sources) if (s.id === denied) s.permissions = { api: false, redistribution: false, commercial: false };
-  writeFileSync(join(dir, "sources.json"), JSON.stringify(file));
-  const t = await startTestService({ env: { SOURCES_FILE: join(dir, "sources.json") } });
+  const sources = sourcesFile(denied ? { [denied]: { api: false, redistribution: false, commercial: false } } : {});
+  const t = await startTestService({ env: { SOURCES_FILE: sources.path } });
   // Screening with no list loaded is a 503 (nothing could be checked): the demo's dated extracts give it lists to deny.
   await loadDemoSanctionsExtracts(t.service, PROJECT_ROOT);
   // A shared station: the only one that links the MMSI to the IMO, and the only one that heard a second ship.
@@ -104,7 +101,7 @@ async function serviceDenying(denied: string | null): Promise<{ t: TestService; 
   await identity(t, { stationId: station.id, mmsi: STATION_MMSI, imo: IMO, name: "MAERSK ABERDEEN" }, false);
   await identity(t, { stationId: station.id, mmsi: 230_999_002, name: "DENIED WOMBAT" });
   await writeFixes(t, [fix(station.id, STATION_MMSI, t.clock.now() - 60_000)]);
-  return { t, cleanup: async () => (await t.close(), rmSync(dir, { recursive: true, force: true })) };
+  return { t, cleanup: async () => (await t.close(), sources.remove()) };
 }
 
 const isFrom = (source: string, denied: string) => source === denied || (denied === "station" && source.startsWith("station:"));
