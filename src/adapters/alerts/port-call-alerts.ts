@@ -7,6 +7,7 @@ import type { AlertStore, Follow } from "../../interfaces/alerts.ts";
 import type { IngestStation, PositionStore } from "../../interfaces/positions.ts";
 import type { PortStore } from "../../interfaces/reference.ts";
 import type { NewAlert } from "../../interfaces/webhooks.ts";
+import { followMatchesVessel, type HeardIdentity, heardIdentities } from "./heard-identities.ts";
 import { commercialUse, newAlert } from "./new-alert.ts";
 
 export interface PortCallAlertsDeps {
@@ -31,14 +32,7 @@ export interface PortCallAlertsDeps {
 export async function portCallAlerts(d: PortCallAlertsDeps, events: readonly PortCallEvent[]): Promise<NewAlert[]> {
   const wanted = events.filter((e) => e.kind === "arrival" || e.kind === "departure");
   if (wanted.length === 0) return [];
-  const identities = new Map<string, { imo: number | null; name: string | null }>();
-  for (const e of wanted) {
-    const key = `${e.call.stationId}:${e.call.mmsi}`;
-    if (identities.has(key)) continue;
-    const [i] = await d.positions.identities([e.call.stationId], [e.call.mmsi]);
-    identities.set(key, { imo: i?.imo ?? null, name: i?.name ?? null });
-  }
-  const imos = [...new Set([...identities.values()].map((i) => i.imo).filter((x): x is number => x !== null))];
+  const { byKey: identities, imos } = await heardIdentities(d.positions, wanted.map((e) => e.call));
   const mmsis = [...new Set(wanted.map((e) => e.call.mmsi))];
   const unlocodes = [...new Set(wanted.filter((e) => e.kind === "arrival").map((e) => e.call.unlocode))];
   const [vesselFollows, portFollows] = await Promise.all([d.alerts.vesselFollowers(imos, mmsis), d.alerts.portFollowers(unlocodes)]);
@@ -56,7 +50,7 @@ export async function portCallAlerts(d: PortCallAlertsDeps, events: readonly Por
     if (!station) continue;
     const sees = (accountId: string) => station.shared || station.accountId === accountId;
     const follows: Follow[] = [];
-    for (const f of vesselFollows) if ((f.mmsi === c.mmsi || (f.imo !== null && f.imo === identity.imo)) && sees(f.accountId)) follows.push(f);
+    for (const f of vesselFollows) if (followMatchesVessel(f, c.mmsi, identity) && sees(f.accountId)) follows.push(f);
     if (e.kind === "arrival") for (const f of portFollows) if (f.unlocode === c.unlocode && sees(f.accountId)) follows.push(f);
     const done = new Set<string>();
     for (const follow of follows) {
@@ -73,7 +67,7 @@ export async function portCallAlerts(d: PortCallAlertsDeps, events: readonly Por
 /** Where a port's name comes from (as ports.get sources it). */
 const PORT_NAME_SOURCE = "unlocode";
 
-function alertOf(d: PortCallAlertsDeps, e: PortCallEvent, follow: Follow, identity: { imo: number | null; name: string | null }, portName: string, commercial: boolean): NewAlert {
+function alertOf(d: PortCallAlertsDeps, e: PortCallEvent, follow: Follow, identity: HeardIdentity, portName: string, commercial: boolean): NewAlert {
   const c = e.call;
   const event = e.kind as "arrival" | "departure";
   const occurredAt = event === "arrival" ? c.arrival : c.departure!;

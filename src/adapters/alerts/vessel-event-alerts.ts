@@ -4,6 +4,7 @@ import { formatId } from "../../domain/ids.ts";
 import type { VesselEvent } from "../../domain/derived/vessel-event.ts";
 import type { Follow, Zone } from "../../interfaces/alerts.ts";
 import type { NewAlert } from "../../interfaces/webhooks.ts";
+import { followMatchesVessel, type HeardIdentity, heardIdentities } from "./heard-identities.ts";
 import { commercialUse, newAlert } from "./new-alert.ts";
 import type { PortCallAlertsDeps } from "./port-call-alerts.ts";
 
@@ -21,14 +22,7 @@ const ALERTED = new Set<string>(["encounter", "loitering", "ais_gap", "identity_
 export async function vesselEventAlerts(d: PortCallAlertsDeps, events: readonly VesselEvent[]): Promise<NewAlert[]> {
   const wanted = [...new Map(events.filter((e) => ALERTED.has(e.type)).map((e) => [e.id, e])).values()];
   if (wanted.length === 0) return [];
-  const identities = new Map<string, { imo: number | null; name: string | null }>();
-  for (const e of wanted) {
-    const key = `${e.stationId}:${e.mmsi}`;
-    if (identities.has(key)) continue;
-    const [i] = await d.positions.identities([e.stationId], [e.mmsi]);
-    identities.set(key, { imo: i?.imo ?? null, name: i?.name ?? null });
-  }
-  const imos = [...new Set([...identities.values()].map((i) => i.imo).filter((x): x is number => x !== null))];
+  const { byKey: identities, imos } = await heardIdentities(d.positions, wanted);
   const [follows, zones] = await Promise.all([d.alerts.vesselFollowers(imos, [...new Set(wanted.map((e) => e.mmsi))]), d.alerts.allZones()]);
   if (follows.length === 0 && zones.length === 0) return [];
   const commercial = new Map<string, boolean>();
@@ -39,7 +33,7 @@ export async function vesselEventAlerts(d: PortCallAlertsDeps, events: readonly 
     const sees = (accountId: string) => station.shared || station.accountId === accountId;
     const identity = identities.get(`${e.stationId}:${e.mmsi}`)!;
     const why = new Map<string, { follow: Follow | null; zone: Zone | null }>();
-    for (const f of follows) if ((f.mmsi === e.mmsi || (f.imo !== null && f.imo === identity.imo)) && sees(f.accountId) && !why.has(f.accountId)) why.set(f.accountId, { follow: f, zone: null });
+    for (const f of follows) if (followMatchesVessel(f, e.mmsi, identity) && sees(f.accountId) && !why.has(f.accountId)) why.set(f.accountId, { follow: f, zone: null });
     if (e.lat !== null && e.lon !== null) {
       for (const z of zones) if (!why.has(z.accountId) && sees(z.accountId) && insideBox(z, e.lat, e.lon) && pointInPolygon(e.lon, e.lat, z.geometry)) why.set(z.accountId, { follow: null, zone: z });
     }
@@ -67,7 +61,7 @@ function what(e: VesselEvent): string {
   return `changed its broadcast ${String(d.field)} from ${JSON.stringify(d.old)} to ${JSON.stringify(d.new)}`;
 }
 
-function alertOf(d: PortCallAlertsDeps, e: VesselEvent, accountId: string, follow: Follow | null, zone: Zone | null, identity: { imo: number | null; name: string | null }, commercial: boolean): NewAlert {
+function alertOf(d: PortCallAlertsDeps, e: VesselEvent, accountId: string, follow: Follow | null, zone: Zone | null, identity: HeardIdentity, commercial: boolean): NewAlert {
   const subject: AlertSubject = { kind: "vessel", imo: identity.imo, mmsi: e.mmsi, unlocode: null, name: identity.name };
   const source = `station:${e.stationId}`;
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
