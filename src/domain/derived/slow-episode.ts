@@ -1,6 +1,5 @@
-import type { DerivedFix } from "./fix.ts";
+import { type DerivedFix, impliedKnots } from "./fix.ts";
 import { distanceKm } from "./geo.ts";
-import { impliedKnots } from "./fix.ts";
 import type { PortAreaIndex } from "./port-areas.ts";
 import type { ShoreIndex } from "./shore.ts";
 
