@@ -79,6 +79,10 @@ function idsOfForm(body: unknown): { ok: true; ids: { text: string; where: strin
 
 /** Watchlists: made by pasting ids or uploading a CSV (without script too), screened now, downloaded as CSV. */
 export function registerWatchlistPages(web: FastifyInstance, ctx: WebContext): void {
+  /** A list that could not be screened (not the account's, credits used up): the reason, and the way back. */
+  const refused = (req: FastifyRequest, reply: FastifyReply, error: { message: string; status: number }) =>
+    sendPage(req, reply, { title: "Watchlist", current: "/account/watchlists" }, html`${flash("error", error.message)}<p><a href="/account/watchlists">Back to watchlists</a></p>`, error.status);
+
   async function page(req: FastifyRequest, reply: FastifyReply, user: SessionUser, extra: { error?: string; notice?: string; name?: string; ids?: string; refused?: { text: string; where: string }[] }, status = 200) {
     const lists = await runAsAccount(ctx.pipeline, watchlistsList, who(req, user));
     const csrf = csrfToken(req);
@@ -128,7 +132,7 @@ ${!lists.ok
     const user = await requireUser(req, reply);
     if (!user) return reply;
     const r = await screenWholeList(ctx.pipeline, who(req, user), (req.params as { id: string }).id);
-    if (!r.ok) return sendPage(req, reply, { title: "Watchlist", current: "/account/watchlists" }, html`${flash("error", r.error.message)}<p><a href="/account/watchlists">Back to watchlists</a></p>`, r.error.status);
+    if (!r.ok) return refused(req, reply, r.error);
     const { watchlist, rows, coverageNote, credits } = r.value;
     const sanctioned = rows.filter((row) => row.sanctioned);
     return sendPage(
@@ -154,7 +158,7 @@ ${sanctioned.length === 0
     if (!user) return reply;
     const id = (req.params as { id: string }).id;
     const r = await screenWholeList(ctx.pipeline, who(req, user), id);
-    if (!r.ok) return sendPage(req, reply, { title: "Watchlist", current: "/account/watchlists" }, html`${flash("error", r.error.message)}<p><a href="/account/watchlists">Back to watchlists</a></p>`, r.error.status);
+    if (!r.ok) return refused(req, reply, r.error);
     return reply
       .header("cache-control", "no-store")
       .header("content-disposition", `attachment; filename="${r.value.watchlist.id}-screening.csv"`)
