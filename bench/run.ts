@@ -41,11 +41,13 @@ const BENCHMARKS: Benchmark[] = [
   { name: "feeds", file: "feeds.ts", quickArgs: ["--messages", "2000", "--samples", "10"] },
   { name: "derived-accuracy", file: "derived-accuracy.ts", quickArgs: ["20", "1"] },
   { name: "derived-cost", file: "derived-cost.ts", quickArgs: ["5000", "1"] },
+  { name: "events-accuracy", file: "events-accuracy.ts", quickArgs: ["5", "1"] },
   { name: "pages-vs-api", file: "pages-vs-api.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
+  { name: "api-processes", file: "api-processes.ts", quickArgs: ["1", "1"], requires: ["DATABASE_URL", "REDIS_URL"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */
-const HELPERS = new Set(["run.ts", "percentile.ts", "scratch-database.ts", "engine-service.ts", "bare-server.ts", "pipeline-server.ts"]);
+const HELPERS = new Set(["run.ts", "percentile.ts", "scratch-database.ts", "engine-service.ts", "bare-server.ts", "pipeline-server.ts", "child-server.ts"]);
 
 const benchDir = import.meta.dirname;
 

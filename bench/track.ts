@@ -56,6 +56,8 @@ async function load(service: Service, stationId: number): Promise<number> {
     await write(service, batch);
   }
   await service.services.positions.writeBatch({ positions: [], latest: [], identities: [{ stationId, mmsi: MMSI, imo: IMO, name: "BENCH RUNNER", updatedAt: NOW }], counters: [], heard: [] });
+  // As ingest does when it stores a static report: the broadcast IMO joins the vessel registry.
+  await service.services.vessels.linkIdentities([{ stationId, mmsi: MMSI }]);
   await service.services.vessels.refresh(NOW);
   // The table as autovacuum keeps it on a database that filled up over time: statistics, and the
   // visibility map that lets the probes read the index alone (autovacuum vacuums insert-only
