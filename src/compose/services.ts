@@ -259,6 +259,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
         minSilenceMs: config.aisGapMs,
         portsVersion: async () => (await datasetLog.get("ports"))?.importedAt ?? null,
         now: () => clock.now(),
+        ingestBacklog: () => ingest.pipeline.buffered,
         alertsFor: async (calls, events) => [...(await alerts.portCallAlerts(calls)), ...(await alerts.vesselEventAlerts(events))],
         onEmitted: () => webhooks.wake(),
         onError: (err) => log.error({ err }, "derived facts: queued fixes could not be derived (kept for the next try)"),

@@ -13,8 +13,11 @@ import type { NewAlert } from "../../interfaces/webhooks.ts";
 import { SerialTasks } from "../shared/serial-tasks.ts";
 import { judgeOpenGaps } from "./open-gaps.ts";
 
-/** Queued fixes evaluated and committed together (one ingest batch holds at most 5,000). */
-const PAGE = 5_000;
+/**
+ * Queued fixes evaluated and committed together (several ingest batches of up to 5,000): each
+ * page writes every vessel it holds once, so a larger page writes fewer states per fix.
+ */
+const PAGE = 20_000;
 /** How long fixes gather after a batch before they are derived. */
 const GATHER_MS = 200;
 /** Detector states kept in memory between pages (the rest are read back from the store). */
@@ -26,6 +29,10 @@ const NOT_READY_RETRY_MS = 1_000;
  * been silent for hours, so a few minutes late costs nothing and the sweep stays rare.
  */
 export const OPEN_GAP_SWEEP_MS = 5 * 60_000;
+/** While ingest has positions waiting to be written, a page waits in steps of this long... */
+const YIELD_STEP_MS = 25;
+/** ...but no longer than this in all, so derivation never falls behind for good under a flood. */
+const YIELD_MAX_MS = 1_000;
 
 export interface DerivedFactsDeps {
   store: DerivedStore;
@@ -41,6 +48,11 @@ export interface DerivedFactsDeps {
    */
   portsVersion(): Promise<number | null>;
   now(): number;
+  /**
+   * Positions ingest has taken and not yet written (its buffer). Acknowledging positions to
+   * their stations comes before deriving from them: the queue is durable, derivation catches up.
+   */
+  ingestBacklog?: () => number;
   /** Alerts the page's port-call and behaviour events raise (followed vessels, ports and zones); none when absent. */
   alertsFor?: (calls: readonly PortCallEvent[], events: readonly VesselEvent[]) => Promise<NewAlert[]>;
   onError?: (err: unknown) => void;
@@ -147,6 +159,7 @@ export class DerivedFacts {
       return;
     }
     for (;;) {
+      await this.#yieldToIngest();
       const page = await this.#d.store.queued(PAGE);
       if (page.length === 0) break;
       try {
@@ -182,6 +195,15 @@ export class DerivedFacts {
       const r = await this.#d.store.commit({ ...emptyDerivedCommit(), basis: judged.basis, events: judged.events, alerts }, now);
       if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
     });
+  }
+
+  /** Waits while ingest has positions to write, up to YIELD_MAX_MS: its writes share this thread and the database. */
+  async #yieldToIngest(): Promise<void> {
+    const backlog = this.#d.ingestBacklog;
+    if (!backlog) return;
+    for (let waited = 0; waited < YIELD_MAX_MS && backlog() > 0; waited += YIELD_STEP_MS) {
+      await new Promise((resolve) => setTimeout(resolve, YIELD_STEP_MS));
+    }
   }
 
   /**
