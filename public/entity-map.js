@@ -51,6 +51,11 @@
       bounds.push([p.lat, lon]);
       drawn += 1;
     }
+    for (const e of content.events || []) {
+      L.circleMarker([e.lat, e.lon], { radius: 5, color: "#7a4b00", weight: 2, fillColor: "#f2b233", fillOpacity: 1, className: "event-mark event-" + e.type }).bindTooltip(e.label).addTo(map);
+      bounds.push([e.lat, e.lon]);
+      drawn += 1;
+    }
     if (bounds.length === 1 || (bounds.length > 1 && L.latLngBounds(bounds).getNorthEast().equals(L.latLngBounds(bounds).getSouthWest()))) map.setView(bounds[0], 6);
     else if (bounds.length > 1) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 10 });
     else map.setView([20, 0], 1);

@@ -68,6 +68,9 @@ const SECTION_WORDS: Record<string, string> = {
   mids: "Maritime Identification Digits",
   flagOfConvenience: "Flag of convenience status",
   vessels: "Vessels",
+  sanctioned: "Designated ships",
+  events: "Events",
+  fleet: "Fleet",
   ports: "Ports",
   flags: "Flags",
 };
@@ -118,6 +121,8 @@ export interface MapContent {
   points?: { lon: number; lat: number; label: string }[];
   /** Lines drawn as they are (a waterway's gate, a GeoJSON LineString's coordinates). */
   lines?: { coordinates: [number, number][]; label: string }[];
+  /** A vessel's events (encounter, port call...) as small marks; the page's timeline lists the same. */
+  events?: { lon: number; lat: number; label: string; type: string }[];
 }
 
 /**
@@ -149,4 +154,18 @@ export function barChart(title: string, bars: { label: string; value: number | n
   });
   // Labels are years and numbers formatted here: nothing from outside is written into the SVG unescaped.
   return html`<svg class="chart" role="img" aria-labelledby="${id}" viewBox="0 0 ${width} ${h + 24}" width="${width}" height="${h + 24}"><title id="${id}">${title} (${unit})</title>${raw(parts.join(""))}</svg>`;
+}
+
+/** A sanctions list family as a short label on pages (the answers give the family keys). */
+const LIST_LABELS: Readonly<Record<string, string>> = { ofac: "OFAC", uk: "UK", eu: "EU", canada: "Canada", "new-zealand": "New Zealand" };
+export const listLabel = (list: string): string => LIST_LABELS[list] ?? list;
+
+/**
+ * "Sanctioned (OFAC, UK)" where a ship or a company is named away from its own page (a search
+ * hit, a fleet row, a vessel's company); nothing when no list designates it: an empty mark is
+ * no clearance, and the thing's own page says which lists were checked.
+ */
+export function sanctionedMark(lists: readonly string[] | undefined): Html {
+  if (!lists || lists.length === 0) return html``;
+  return html` <strong class="sanctioned-mark">Sanctioned</strong> (${lists.map(listLabel).join(", ")})`;
 }
