@@ -1,4 +1,4 @@
-/* Maps of the public pages: a vessel's track and last position, a port, a wreck or a waterway's gate, drawn from the figure's data-map on the bundled land. Without script the figure stays hidden; the page's tables say the same. */
+/* Maps of the public pages: a vessel's track, last position and events, a port, a wreck or a waterway's gate, drawn from the figure's data-map on the bundled land. Without script the figure stays hidden; the page's tables and lists say the same. */
 /* global document, L, window */
 "use strict";
 (function () {

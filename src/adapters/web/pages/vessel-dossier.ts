@@ -80,6 +80,16 @@ const NOT_JUDGED_WORDS: Record<NonNullable<Indicator["notJudged"]>["reason"], st
   lists_not_checked: "not every list was checked in full",
 };
 
+/** "AIS gaps, Loitering (no station ... heard the ship); Sanctioned now (not every list ...)": the indicators grouped by why. */
+function notJudgedWords(unjudged: readonly Indicator[]): string {
+  const byReason = new Map<string, string[]>();
+  for (const i of unjudged) {
+    const why = NOT_JUDGED_WORDS[i.notJudged!.reason];
+    byReason.set(why, [...(byReason.get(why) ?? []), INDICATOR_WORDS[i.id]]);
+  }
+  return [...byReason].map(([why, ids]) => `${ids.join(", ")} (${why})`).join("; ");
+}
+
 /** Counted indicators as chips with their latest date; what could not be judged said once below them. */
 function riskChips(risk: VesselData["risk"]): Html {
   const counted = risk.indicators.filter((i) => i.count > 0);
@@ -91,7 +101,7 @@ ${counted.length === 0
   : html`<ul class="chips" id="risk-chips">${counted.map(
       (i) => html`<li class="chip" data-indicator="${i.id}">${INDICATOR_WORDS[i.id]}: ${i.count}${i.latest ? html`, latest <time datetime="${i.latest}">${i.latest.slice(0, 10)}</time>` : ""}</li>`,
     )}</ul>`}
-${unjudged.length > 0 ? html`<p class="hint" id="risk-not-judged">Not fully judged: ${unjudged.map((i, n) => `${n > 0 ? "; " : ""}${INDICATOR_WORDS[i.id]} (${NOT_JUDGED_WORDS[i.notJudged!.reason]})`).join("")}.</p>` : ""}</div>`;
+${unjudged.length > 0 ? html`<p class="hint" id="risk-not-judged">Not fully judged: ${notJudgedWords(unjudged)}.</p>` : ""}</div>`;
 }
 
 /** The flag and type a source gives, with the source named: a list's flag is what the list says. */
@@ -108,8 +118,8 @@ function flagAndType(d: VesselData): { flag: Html | string | null; type: string 
 
 function lastPositionLine(d: VesselData, now: number, withheld: ReadonlySet<string>): Html {
   const lp = d.lastPosition;
-  if (lp) return html`<p id="dossier-position">Last heard <strong>${ageOf(lp.time, now)}</strong> (${utc(lp.time)}) at ${lp.lat.toFixed(4)}, ${lp.lon.toFixed(4)}, ${lp.navStatus.replace(/_/g, " ")}; <a href="#track-h">track and events</a>.</p>`;
-  return html`<p id="dossier-position">${withheld.has("lastPosition") ? "The last position is withheld (see below)." : "No position heard by stations whose data you may see."}</p>`;
+  if (lp) return html`<p id="last-position">Last heard <strong>${ageOf(lp.time, now)}</strong> (${utc(lp.time)}) at ${lp.lat.toFixed(4)}, ${lp.lon.toFixed(4)}, ${lp.navStatus.replace(/_/g, " ")}; <a href="#track-h">track and events</a>.</p>`;
+  return html`<p id="last-position">${withheld.has("lastPosition") ? "The last position is withheld (see below)." : "No position heard by stations whose data you may see."}</p>`;
 }
 
 /** "T2EU4 (as ofac lists it)" when only a list gives the call sign. */

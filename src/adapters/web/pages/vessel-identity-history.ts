@@ -73,6 +73,6 @@ export function identityHistory(d: VesselData): Html {
   return html`<h2 id="identity-h">Identity history</h2>
 ${rows.length === 0
   ? html`<p id="identity-history-none">No names, flags, call signs or MMSIs on record beyond the above.</p>`
-  : html`<table id="identity-history"><caption>Names, flags, call signs and MMSIs over time from every source (the current ones are at the top of the page): "heard" is a station's reception, "seen in the version of" a dataset's, "listed" a sanctions list's statement (not a sighting)</caption><thead><tr><th scope="col">What</th><th scope="col">Value</th><th scope="col">As</th><th scope="col">Dated</th><th scope="col">Source</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr data-what="${r.what}"><td>${r.what}</td><td>${r.value}</td><td>${r.role}</td><td>${r.when}</td><td>${r.source}</td></tr>`)}</tbody></table>`}`;
+  : html`<div class="table-box" role="region" tabindex="0" aria-labelledby="identity-history-caption"><table id="identity-history"><caption id="identity-history-caption">Names, flags, call signs and MMSIs over time from every source (the current ones are at the top of the page): "heard" is a station's reception, "seen in the version of" a dataset's, "listed" a sanctions list's statement (not a sighting)</caption><thead><tr><th scope="col">What</th><th scope="col">Value</th><th scope="col">As</th><th scope="col">Dated</th><th scope="col">Source</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr data-what="${r.what}"><td>${r.what}</td><td>${r.value}</td><td>${r.role}</td><td>${r.when}</td><td>${r.source}</td></tr>`)}</tbody></table></div>`}`;
 }

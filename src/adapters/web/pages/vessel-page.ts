@@ -62,17 +62,17 @@ function identityRecords(d: VesselData): Html {
   if (!i) return html``;
   return html`<details id="identity-records"><summary>Each source's identity records</summary>
 ${i.mmsiHistory.length > 0
-  ? html`<table id="mmsi-history"><caption>MMSIs this ship used: first and last seen by the registry's datasets and stations; the lists that give an MMSI are dated by their listing</caption><thead><tr><th scope="col">MMSI</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
-<tbody>${i.mmsiHistory.map((m) => html`<tr><td>${String(m.mmsi).padStart(9, "0")}</td><td>${seen(m.firstSeen)}</td><td>${seen(m.lastSeen)}</td><td>${m.sources.join(", ")}</td>${listedCell(m.listed)}</tr>`)}</tbody></table>`
+  ? html`<div class="table-box" role="region" tabindex="0" aria-labelledby="mmsi-history-caption"><table id="mmsi-history"><caption id="mmsi-history-caption">MMSIs this ship used: first and last seen by the registry's datasets and stations; the lists that give an MMSI are dated by their listing</caption><thead><tr><th scope="col">MMSI</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
+<tbody>${i.mmsiHistory.map((m) => html`<tr><td>${String(m.mmsi).padStart(9, "0")}</td><td>${seen(m.firstSeen)}</td><td>${seen(m.lastSeen)}</td><td>${m.sources.join(", ")}</td>${listedCell(m.listed)}</tr>`)}</tbody></table></div>`
   : ""}
 ${i.listed.length > 0
-  ? html`<table id="listed-identity"><caption>The ship's identity as sanctions lists give it</caption><thead><tr><th scope="col">List</th><th scope="col">Listed name</th><th scope="col">Call sign</th><th scope="col">Dated</th></tr></thead>
-<tbody>${i.listed.map((l) => html`<tr><td><code>${l.source}</code> record ${l.recordId}</td><td>${l.name}</td><td>${orUnknown(l.callSign)}</td><td>${listingWhen(l)}</td></tr>`)}</tbody></table>`
+  ? html`<div class="table-box" role="region" tabindex="0" aria-labelledby="listed-identity-caption"><table id="listed-identity"><caption id="listed-identity-caption">The ship's identity as sanctions lists give it</caption><thead><tr><th scope="col">List</th><th scope="col">Listed name</th><th scope="col">Call sign</th><th scope="col">Dated</th></tr></thead>
+<tbody>${i.listed.map((l) => html`<tr><td><code>${l.source}</code> record ${l.recordId}</td><td>${l.name}</td><td>${orUnknown(l.callSign)}</td><td>${listingWhen(l)}</td></tr>`)}</tbody></table></div>`
   : ""}
 ${d.otherNames.length === 0
   ? html`<p>No other names on record.</p>`
-  : html`<table id="other-names"><caption>Names this ship was known by: first and last seen by the registry's datasets and stations; the lists that give a name are dated by their listing</caption><thead><tr><th scope="col">Name</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
-<tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${seen(n.firstSeen)}</td><td>${seen(n.lastSeen)}</td><td>${n.sources.join(", ")}</td>${listedCell(n.listed)}</tr>`)}</tbody></table>`}
+  : html`<div class="table-box" role="region" tabindex="0" aria-labelledby="other-names-caption"><table id="other-names"><caption id="other-names-caption">Names this ship was known by: first and last seen by the registry's datasets and stations; the lists that give a name are dated by their listing</caption><thead><tr><th scope="col">Name</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
+<tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${seen(n.firstSeen)}</td><td>${seen(n.lastSeen)}</td><td>${n.sources.join(", ")}</td>${listedCell(n.listed)}</tr>`)}</tbody></table></div>`}
 </details>`;
 }
 
@@ -85,11 +85,11 @@ function particularsSection(p: VesselData["particulars"], withheld: boolean): Ht
 <p class="hint">Sources: ${p.sources.join(", ")}</p>`
     : html`<p>No particulars from the registry's datasets or stations.</p>`}
 ${p.listed.length > 0
-  ? html`<table id="listed-particulars"><caption>Particulars as sanctions lists give them</caption><thead><tr><th scope="col">List</th><th scope="col">Type</th><th scope="col">Flag</th><th scope="col">Former flags</th><th scope="col">Tonnage</th><th scope="col">Gross tonnage</th><th scope="col">Year built</th><th scope="col">Dated</th></tr></thead>
+  ? html`<div class="table-box" role="region" tabindex="0" aria-labelledby="listed-particulars-caption"><table id="listed-particulars"><caption id="listed-particulars-caption">Particulars as sanctions lists give them</caption><thead><tr><th scope="col">List</th><th scope="col">Type</th><th scope="col">Flag</th><th scope="col">Former flags</th><th scope="col">Tonnage</th><th scope="col">Gross tonnage</th><th scope="col">Year built</th><th scope="col">Dated</th></tr></thead>
 <tbody>${p.listed.map(
       (l) =>
         html`<tr><td><code>${l.source}</code> record ${l.recordId}</td><td>${orUnknown(l.vesselType)}</td><td>${orUnknown(l.flag)}${l.flagIso2 ? ` (${l.flagIso2})` : ""}</td><td>${l.formerFlags.length > 0 ? l.formerFlags.join(", ") : "none given"}</td><td>${orUnknown(l.tonnage)}</td><td>${orUnknown(l.grossTonnage)}</td><td>${orUnknown(l.yearBuilt)}</td><td>${listingWhen(l)}</td></tr>`,
-    )}</tbody></table>`
+    )}</tbody></table></div>`
   : ""}`;
 }
 
@@ -119,15 +119,15 @@ ${track.length === 0 ? html`<p id="track-empty">No track in ${span}${withheld.ha
 <div class="track-and-events"><div class="track-map">${map}</div>${timeline}</div>
 ${track.length === 0
   ? ""
-  : html`<details><summary>Track positions (${listed.length < track.length ? `the latest ${listed.length} of ${track.length.toLocaleString("en-GB")}` : track.length})</summary><table id="track"><caption>Track over ${span}, newest first${listed.length < track.length ? html`; every point is in the <a href="/api/v1/vessels/${id}/track">track API</a>` : ""}</caption><thead><tr><th scope="col">Time</th><th scope="col">Latitude</th><th scope="col">Longitude</th><th scope="col">Speed (kn)</th><th scope="col">Source</th></tr></thead>
-<tbody>${listed.map((p) => html`<tr><td>${utc(p.time)}</td><td>${p.lat.toFixed(4)}</td><td>${p.lon.toFixed(4)}</td><td>${orUnknown(p.sog)}</td><td>${p.source}</td></tr>`)}</tbody></table></details>`}`;
+  : html`<details><summary>Track positions (${listed.length < track.length ? `the latest ${listed.length} of ${track.length.toLocaleString("en-GB")}` : track.length})</summary><div class="table-box" role="region" tabindex="0" aria-labelledby="track-caption"><table id="track"><caption id="track-caption">Track over ${span}, newest first${listed.length < track.length ? html`; every point is in the <a href="/api/v1/vessels/${id}/track">track API</a>` : ""}</caption><thead><tr><th scope="col">Time</th><th scope="col">Latitude</th><th scope="col">Longitude</th><th scope="col">Speed (kn)</th><th scope="col">Source</th></tr></thead>
+<tbody>${listed.map((p) => html`<tr><td>${utc(p.time)}</td><td>${p.lat.toFixed(4)}</td><td>${p.lon.toFixed(4)}</td><td>${orUnknown(p.sog)}</td><td>${p.source}</td></tr>`)}</tbody></table></div></details>`}`;
 }
 
 function portCallsSection(calls: VesselData["portCalls"]): Html {
   return html`<h2>Port calls</h2>${calls.length === 0
     ? html`<p>No port calls on record.</p>`
-    : html`<table id="port-calls"><caption>Reported port calls</caption><thead><tr><th scope="col">Port</th><th scope="col">Arrival</th><th scope="col">Departure</th><th scope="col">Source</th></tr></thead>
-<tbody>${calls.map((c) => html`<tr><td><a href="${portPagePath(c.unlocode)}">${c.unlocode}</a></td><td>${utc(c.arrival)}</td><td>${utc(c.departure)}</td><td>${c.source}</td></tr>`)}</tbody></table>`}`;
+    : html`<div class="table-box" role="region" tabindex="0" aria-labelledby="port-calls-caption"><table id="port-calls"><caption id="port-calls-caption">Reported port calls</caption><thead><tr><th scope="col">Port</th><th scope="col">Arrival</th><th scope="col">Departure</th><th scope="col">Source</th></tr></thead>
+<tbody>${calls.map((c) => html`<tr><td><a href="${portPagePath(c.unlocode)}">${c.unlocode}</a></td><td>${utc(c.arrival)}</td><td>${utc(c.departure)}</td><td>${c.source}</td></tr>`)}</tbody></table></div>`}`;
 }
 
 function emissionsSection(e: VesselData["emissions"]): Html {
@@ -135,8 +135,8 @@ function emissionsSection(e: VesselData["emissions"]): Html {
   if (e.length === 0) return html`<h2>Emissions</h2><p>No EU MRV emissions report on record.</p>`;
   return html`<h2>Emissions</h2>
 ${barChart("CO₂ emitted per year", e.map((r) => ({ label: String(r.year), value: r.co2T })), "tonnes")}
-<table id="emissions"><caption>EU MRV reports per year</caption><thead><tr><th scope="col">Year</th><th scope="col">CO₂ (t)</th><th scope="col">Fuel (t)</th><th scope="col">Time at sea (h)</th></tr></thead>
-<tbody>${e.map((r) => html`<tr><td>${r.year}</td><td>${orUnknown(r.co2T)}</td><td>${orUnknown(r.fuelT)}</td><td>${orUnknown(r.timeAtSeaH)}</td></tr>`)}</tbody></table>`;
+<div class="table-box" role="region" tabindex="0" aria-labelledby="emissions-caption"><table id="emissions"><caption id="emissions-caption">EU MRV reports per year</caption><thead><tr><th scope="col">Year</th><th scope="col">CO₂ (t)</th><th scope="col">Fuel (t)</th><th scope="col">Time at sea (h)</th></tr></thead>
+<tbody>${e.map((r) => html`<tr><td>${r.year}</td><td>${orUnknown(r.co2T)}</td><td>${orUnknown(r.fuelT)}</td><td>${orUnknown(r.timeAtSeaH)}</td></tr>`)}</tbody></table></div>`;
 }
 
 /** "Block (programme RUSSIA-EO14024) (Executive Order 14024); ..." or "none stated": an empty list states none, it is not a clearance. */
@@ -162,16 +162,16 @@ function sanctionsSection(d: VesselData): Html {
     return html`<h2>Sanctions</h2><p id="sanctions-none">${said}</p>${coverage}`;
   }
   return html`<h2>Sanctions</h2>
-<table id="sanctions"><caption>Sanctions designations</caption><thead><tr><th scope="col">List</th><th scope="col">Name listed</th><th scope="col">Programme</th><th scope="col">Measures (legal basis)</th><th scope="col">Listed</th><th scope="col">Status</th><th scope="col">Matched on</th><th scope="col">Source</th></tr></thead>
-<tbody>${d.sanctions.map((s) => html`<tr><td>${s.listName}</td><td>${s.name}</td><td>${orUnknown(s.program)}</td><td>${measuresText(s.measures)}</td><td>${orUnknown(s.listedAt)}</td><td>${s.active ? "active" : `delisted ${s.delistedAt ?? ""}`}</td><td>${s.matchedOn.toUpperCase()}</td><td><a href="${s.sourceUrl}" rel="noopener">record ${s.recordId}</a></td></tr>`)}</tbody></table>
+<div class="table-box" role="region" tabindex="0" aria-labelledby="sanctions-caption"><table id="sanctions"><caption id="sanctions-caption">Sanctions designations</caption><thead><tr><th scope="col">List</th><th scope="col">Name listed</th><th scope="col">Programme</th><th scope="col">Measures (legal basis)</th><th scope="col">Listed</th><th scope="col">Status</th><th scope="col">Matched on</th><th scope="col">Source</th></tr></thead>
+<tbody>${d.sanctions.map((s) => html`<tr><td>${s.listName}</td><td>${s.name}</td><td>${orUnknown(s.program)}</td><td>${measuresText(s.measures)}</td><td>${orUnknown(s.listedAt)}</td><td>${s.active ? "active" : `delisted ${s.delistedAt ?? ""}`}</td><td>${s.matchedOn.toUpperCase()}</td><td><a href="${s.sourceUrl}" rel="noopener">record ${s.recordId}</a></td></tr>`)}</tbody></table></div>
 ${coverage}`;
 }
 
 function companiesSection(c: VesselData["companies"], listsLoaded: boolean): Html {
   return html`<h2>Companies</h2>${c.length === 0
     ? html`<p>No companies on record.</p>`
-    : html`<table id="companies"><caption>Companies linked to this ship, each with its own designation status (its page has the lists checked)</caption><thead><tr><th scope="col">Role</th><th scope="col">Company</th><th scope="col">Status</th><th scope="col">Evidence</th><th scope="col">Sources</th></tr></thead>
-<tbody>${c.map((x) => html`<tr><td>${x.role.replace(/_/g, " ")}</td><td><a href="${x.page}">${x.name}</a></td><td>${x.sanctioned.length > 0 ? sanctionedMark(x.sanctioned) : listsLoaded ? "no designation of the company on the lists checked" : "not checked: no sanctions list is loaded"}</td><td><q>${x.evidence}</q></td><td>${x.sources.join(", ")}</td></tr>`)}</tbody></table>`}`;
+    : html`<div class="table-box" role="region" tabindex="0" aria-labelledby="companies-caption"><table id="companies"><caption id="companies-caption">Companies linked to this ship, each with its own designation status (its page has the lists checked)</caption><thead><tr><th scope="col">Role</th><th scope="col">Company</th><th scope="col">Status</th><th scope="col">Evidence</th><th scope="col">Sources</th></tr></thead>
+<tbody>${c.map((x) => html`<tr><td>${x.role.replace(/_/g, " ")}</td><td><a href="${x.page}">${x.name}</a></td><td>${x.sanctioned.length > 0 ? sanctionedMark(x.sanctioned) : listsLoaded ? "no designation of the company on the lists checked" : "not checked: no sanctions list is loaded"}</td><td><q>${x.evidence}</q></td><td>${x.sources.join(", ")}</td></tr>`)}</tbody></table></div>`}`;
 }
 
 export const vesselPage: PublicPageKind = {
