@@ -1,6 +1,6 @@
-import { apply } from "../adapters/derived/runtime.ts";
+import { apply, emptyDerivedCommit } from "../adapters/derived/runtime.ts";
+import { judgeOpenGaps } from "../adapters/derived/open-gaps.ts";
 import type { ServiceCore } from "../compose/services.ts";
-import type { DerivedCommit } from "../interfaces/derived.ts";
 import { parseIsoTime } from "../domain/tracks/window.ts";
 import { newVesselDerivedState } from "../domain/derived/derive.ts";
 import { heardCell } from "../domain/derived/gap-detector.ts";
@@ -47,7 +47,7 @@ export async function recomputeDerived(core: ServiceCore, window: { from?: numbe
   // First what every station heard, where and when: an AIS gap is judged against all of it,
   // whichever vessels come later in the walk.
   for (const batch of batches) {
-    const commit = emptyCommit();
+    const commit = emptyDerivedCommit();
     for (const track of await tracks(batch)) for (const f of track) commit.heard.push({ stationId: f.stationId, hour: Math.floor(f.time / 3_600_000) * 3_600_000, cell: heardCell(f.lat, f.lon) });
     await store.commit(commit, core.services.clock.now());
   }
@@ -57,17 +57,20 @@ export async function recomputeDerived(core: ServiceCore, window: { from?: numbe
     // Each vessel from a fresh state; the batch's vessels in one pass, so their episodes meet.
     const applied = await apply(fixes, async (keys) => new Map(keys.map((k) => [`${k.stationId}:${k.mmsi}`, newVesselDerivedState()])), context);
     const { basis: _basis, ...facts } = applied.commit;
-    const commit = { ...emptyCommit(), ...facts, states: keepStates ? [] : facts.states };
+    const commit = { ...emptyDerivedCommit(), ...facts, states: keepStates ? [] : facts.states };
     result.calls += new Set(commit.calls.map((c) => c.id)).size;
     result.crossings += commit.crossings.length;
     result.events += new Set(commit.events.map((e) => e.id)).size;
     await store.commit(commit, core.services.clock.now());
   }
+  // Up to now, the gaps still open are judged as live derivation's sweep judges them.
+  if (!keepStates) {
+    const now = core.services.clock.now();
+    const open = await judgeOpenGaps(store, now, context.minSilenceMs);
+    result.events += open.events.length;
+    await store.commit({ ...emptyDerivedCommit(), events: open.events }, now);
+  }
   return result;
-}
-
-function emptyCommit(): Omit<DerivedCommit, "alerts"> & { alerts: [] } {
-  return { first: 0, last: 0, count: 0, states: [], calls: [], crossings: [], coverage: [], events: [], episodes: [], heard: [], alerts: [] };
 }
 
 function timeOption(values: Record<string, string | boolean | undefined>, name: string): number | undefined {

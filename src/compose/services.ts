@@ -40,6 +40,7 @@ import { SqlTrackStore } from "../adapters/storage/positions/track-store.ts";
 import { SqlVesselStore } from "../adapters/storage/reference/vessel-store.ts";
 import { SqlAlertStore } from "../adapters/storage/alerts/alerts-store.ts";
 import { SqlWebhookStore } from "../adapters/storage/alerts/webhooks-store.ts";
+import { SqlWatchlistStore } from "../adapters/storage/watchlists/watchlist-store.ts";
 import { SqlZoneStateStore } from "../adapters/storage/alerts/zone-state-store.ts";
 import { SqlDerivedStore } from "../adapters/storage/positions/derived-store.ts";
 import { DerivedFacts } from "../adapters/derived/runtime.ts";
@@ -225,6 +226,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     tracks,
     archive,
     alerts: new SqlAlertStore(store.db, store.dialect),
+    watchlists: new SqlWatchlistStore(store.db, store.dialect),
     webhooks: webhookStore,
     webhookDispatch: webhooks,
     alertsRuntime: alerts,

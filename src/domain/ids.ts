@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   follow: "follow",
   search: "saved search",
   evt: "event",
+  wl: "watchlist",
 } as const;
 
 export type IdPrefix = keyof typeof ID_PREFIXES;

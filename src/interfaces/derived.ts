@@ -5,6 +5,7 @@ import type { GateCrossing } from "../domain/derived/transit-detector.ts";
 import type { VesselEvent, VesselEventType } from "../domain/derived/vessel-event.ts";
 import type { BBox } from "../domain/alerts/geometry.ts";
 import type { Waterway } from "../domain/derived/waterway.ts";
+import type { LastHeard } from "../domain/derived/gap-detector.ts";
 import type { NewAlert } from "./webhooks.ts";
 import type { VisibleStations } from "./vessels.ts";
 
@@ -57,6 +58,8 @@ export interface DerivedCommit {
   episodes: StoredEpisode[];
   /** Hours and cells each station heard a vessel in (the coverage behind AIS gaps). */
   heard: { stationId: number; hour: number; cell: number }[];
+  /** Ids of the gaps whose silence the page ended (gap-detector.ts `gapId`): recorded open, they are withdrawn before `events` are written. */
+  silencesEnded?: string[];
   alerts: NewAlert[];
 }
 
@@ -178,6 +181,10 @@ export interface DerivedStore extends BehaviourLookups {
    * transaction; `consumed` false (nothing written) when the page changed under it.
    */
   commit(page: DerivedCommit, now: number): Promise<{ consumed: boolean; deliveries: number }>;
+  /** Where each (station, vessel) whose last fix lies in [heardFrom, heardTo] was last heard, oldest first: the candidates for an open AIS gap, with their state's time (`derivedStateTime`). */
+  silentVessels(heardFrom: number, heardTo: number, limit: number): Promise<(LastHeard & { stateTime: number })[]>;
+  /** Ids of AIS gaps still open that started at or after `since`. */
+  openGapIds(since: number): Promise<Set<string>>;
   /** Identity changes ingest recorded whose alerts are not raised yet, oldest first. */
   queuedIdentityEvents(limit: number): Promise<VesselEvent[]>;
   /** Records their alerts and takes them off the queue, in one transaction. */

@@ -30,6 +30,8 @@ export interface FlagRow {
 
 export interface FlagStore {
   get(iso2: string): Promise<FlagRow | null>;
+  /** The countries (ISO 3166-1 alpha-2) the ITU allocated this Maritime Identification Digits prefix to; empty when none. */
+  countriesOfMid(mid: number): Promise<string[]>;
   replaceAll(rows: FlagRow[]): Promise<void>;
 }
 

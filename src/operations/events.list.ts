@@ -8,6 +8,7 @@ export const eventsList = defineOperation({
   id: "events.list",
   method: "GET",
   path: "/api/v1/events",
+  tool: "list_events_in_area",
   summary: "Behaviour events in an area",
   description:
     `Behaviour events of every vessel inside an area (\`bbox\` = minLon,minLat,maxLon,maxLat), derived from the AIS positions of stations you own or that are shared: ${SERVED_EVENT_TYPES.join(", ")} ` +

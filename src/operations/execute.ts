@@ -99,6 +99,14 @@ export async function execute<S extends z.ZodObject, B extends z.ZodObject | und
     // The input was parsed by this operation's own schemas just above.
     const result = await op.run(ctx, input as z.infer<S> & BodyOf<B>);
 
+    // A price only run() could tell (a watchlist's last page): what was reserved beyond it is given back.
+    if (billing && result.charge !== undefined && result.charge >= 0 && result.charge < reserved) {
+      const over = reserved - result.charge;
+      await services.ledger.refund(billing.accountId, billing.credentialId, period, over);
+      reserved = result.charge;
+      credits.remaining = (credits.remaining ?? 0) + over;
+    }
+
     const filtered = filterWithRights({ top: result.top ?? {}, data: result.data }, rights);
     const withheld: WithheldEntry[] = [...(result.withheld ?? []), ...filtered.withheld];
     const sources = filtered.used.map((id) => services.sources.get(id)).filter((s) => s !== undefined);

@@ -26,6 +26,12 @@ export interface OperationResult {
   nextCursor?: string | null;
   /** Entries the operation withholds by rule (not by source rights), e.g. fields never shown in hits. */
   withheld?: WithheldEntry[];
+  /**
+   * The credits the call turned out to cost, when only run() can tell and it is fewer than
+   * `cost` reserved (a watchlist page reserves its `limit` and screens what is left of the
+   * list): the difference is given back. Ignored when it is not below the reservation.
+   */
+  charge?: number;
 }
 
 /**
@@ -44,7 +50,7 @@ type ListKeys<I> = string extends keyof I ? string : { [K in keyof I]-?: I[K] ex
 
 export type PlanFeature = "privateFeed";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** The parsed JSON body's fields, merged into the input; nothing for operations without a body. */
 export type BodyOf<B> = B extends z.ZodObject ? z.infer<B> : unknown;
@@ -75,7 +81,7 @@ export interface Operation<
   feature?: PlanFeature;
   /** Path and query parameters together. */
   input: S;
-  /** The JSON request body (POST, PATCH), validated on its own and merged into the input; its fields never come from the query. */
+  /** The JSON request body (POST, PUT, PATCH), validated on its own and merged into the input; its fields never come from the query. */
   body?: B;
   /** The `data` (and extra top-level fields) of a successful answer: its type, OpenAPI and the MCP output schema. */
   output: { data: D; top?: T };

@@ -14,6 +14,12 @@ import { zonesDelete } from "./account.zones.delete.ts";
 import { followsCreate } from "./account.follows.create.ts";
 import { followsList } from "./account.follows.list.ts";
 import { followsDelete } from "./account.follows.delete.ts";
+import { watchlistsCreate } from "./account.watchlists.create.ts";
+import { watchlistsList } from "./account.watchlists.list.ts";
+import { watchlistsGet } from "./account.watchlists.get.ts";
+import { watchlistsUpdate } from "./account.watchlists.update.ts";
+import { watchlistsDelete } from "./account.watchlists.delete.ts";
+import { watchlistsScreen } from "./account.watchlists.screen.ts";
 import { savedSearchesCreate } from "./account.saved-searches.create.ts";
 import { savedSearchesList } from "./account.saved-searches.list.ts";
 import { savedSearchesDelete } from "./account.saved-searches.delete.ts";
@@ -76,6 +82,12 @@ export const OPERATIONS: readonly Operation[] = [
   savedSearchesCreate,
   savedSearchesList,
   savedSearchesDelete,
+  watchlistsCreate,
+  watchlistsList,
+  watchlistsGet,
+  watchlistsUpdate,
+  watchlistsDelete,
+  watchlistsScreen,
   sourcesList,
   vesselsPortCalls,
   portsCalls,

@@ -13,6 +13,7 @@ import type { AlertStore, AlertsRuntime } from "../interfaces/alerts.ts";
 import type { SanctionsStore } from "../interfaces/sanctions.ts";
 import type { ArchiveStore, TrackStore } from "../interfaces/tracks.ts";
 import type { SearchStore, VesselStore } from "../interfaces/vessels.ts";
+import type { WatchlistStore } from "../interfaces/watchlists.ts";
 import type { WebhookDispatch, WebhookStore } from "../interfaces/webhooks.ts";
 
 /** Everything an operation or the pipeline may reach: ports only, never adapters. */
@@ -47,6 +48,8 @@ export interface Services {
   archive: ArchiveStore;
   /** Follows, zones and saved searches of accounts. */
   alerts: AlertStore;
+  /** Accounts' watchlists of vessels and their members. */
+  watchlists: WatchlistStore;
   /** Webhook endpoints, events and the delivery log. */
   webhooks: WebhookStore;
   /** Test sends and wake-ups of this process's delivery worker. */

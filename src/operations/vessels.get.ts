@@ -208,7 +208,7 @@ export const vesselsGet = defineOperation({
     const recentCalls = (await ctx.services.derived.vesselCalls(v.mmsis, { visible, from: ctx.now - RECENT_CALLS_MS, to: ctx.now + 1, after: null, limit: 500 })).slice(-RECENT_CALLS);
     const events = await eventSummary(ctx, v.mmsis, visible);
     const sanctionsCoverage = sanctionStates.map((s) => listCoverage(s, ctx.now, ctx.services.sanctions.staleAfterDays));
-    const risk = await riskIndicators(ctx, { mmsis: v.mmsis, visible, designations, states: sanctionStates, coverage: sanctionsCoverage, fixes, identities });
+    const risk = await riskIndicators(ctx, { mmsis: v.mmsis, visible, designations, states: sanctionStates, coverage: sanctionsCoverage, fixes, identities, listedFacts: facts });
     // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
     const inspections = imo === null ? [] : await ctx.services.inspections.forVessel(imo);
     const companies = await ctx.services.companies.forVessel(imo, imo === null && mmsi !== null ? [mmsi] : []);

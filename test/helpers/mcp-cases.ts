@@ -183,6 +183,9 @@ export const CASES: Case[] = [
 
   { tool: "get_vessel_events", name: "a ship's events and port calls, one of them from a station not cleared", plan: "pro", args: () => ({ id: "mmsi-244000001" }), expect: "ok", withheld: true, prepare: withEvents },
   { tool: "get_vessel_events", name: "encounters only, one a page", plan: "developer", args: () => ({ id: "mmsi-244000001", limit: 1, type: "encounter" }), expect: "ok", prepare: withEvents },
+  { tool: "list_events_in_area", name: "an area's events, one of them from a station not cleared", plan: "pro", args: () => ({ bbox: "19,59,22,60" }), expect: "ok", withheld: true, prepare: withEvents },
+  { tool: "list_events_in_area", name: "AIS gaps in an area, one a page", plan: "developer", args: () => ({ limit: 1, bbox: "19,59,22,60", type: "ais_gap" }), expect: "ok", prepare: withEvents },
+  { tool: "list_events_in_area", name: "a box with its corners swapped", plan: "developer", args: () => ({ bbox: "22,60,19,59" }), expect: "invalid_parameter" },
   { tool: "get_vessel_events", name: "an unknown event type", plan: "developer", args: () => ({ id: "mmsi-244000001", type: "meeting" }), expect: "invalid_parameter" },
   { tool: "get_vessel_events", name: "history the plan lacks", plan: "sandbox", args: () => ({ id: "mmsi-244000001", from: "2026-11-01T00:00:00Z" }), expect: "plan_lacks_feature" },
 

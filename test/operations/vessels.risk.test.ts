@@ -107,7 +107,7 @@ for (const engine of ENGINES) {
       const body = await api(`/api/v1/vessels/mmsi-${SHIP}`);
       assert.deepEqual(
         body.data.risk.indicators.map((i: any) => i.id),
-        ["sanctioned_now", "was_sanctioned", "encounters_with_sanctioned", "ais_gaps", "loitering", "identity_changes", "identity_conflicts", "port_calls_sanctioned_jurisdictions"],
+        ["sanctioned_now", "was_sanctioned", "encounters_with_sanctioned", "ais_gaps", "loitering", "identity_changes", "identity_conflicts", "flag_mismatch", "port_calls_sanctioned_jurisdictions"],
       );
       assert.deepEqual(body.data.risk.window, { from: iso(0), to: iso(now) }, "Scale keeps everything held");
       for (const i of body.data.risk.indicators) {
@@ -160,6 +160,18 @@ for (const engine of ENGINES) {
       assert.equal(s.judged, true);
       // Never heard by a station: the events say nothing, and say so.
       assert.deepEqual(byId(body).ais_gaps, { id: "ais_gaps", count: 0, latest: null, sources: [], judged: false, notJudged: { reason: "no_coverage", sources: [] } });
+    });
+
+    it("flag mismatch: a station heard ARNICA's IMO on a Dutch MMSI while OFAC lists her under Iran's flag; a ship no list designates has none", async () => {
+      const r = byId(await api(`/api/v1/vessels/${ARNICA_IMO}`)).flag_mismatch;
+      assert.deepEqual(
+        [r.count, r.sources, r.judged, r.mismatches.map((m: any) => [m.mmsi, m.midCountries, m.list, m.listedFlag, m.source])],
+        [1, ["station:1", "ofac", "itu_mid"], true, [[HEARD_AS_ARNICA, ["NL"], "ofac_sdn", "IR", "station:1"]]],
+        JSON.stringify(r),
+      );
+      assert.equal(r.latest, r.mismatches[0].heard);
+      const plain = byId(await api(`/api/v1/vessels/mmsi-${SHIP}`)).flag_mismatch;
+      assert.deepEqual([plain.count, plain.mismatches, plain.judged], [0, [], true]);
     });
 
     it("was sanctioned: a delisting from a list that no longer designates the ship", async () => {

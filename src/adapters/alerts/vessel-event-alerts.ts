@@ -54,7 +54,7 @@ function what(e: VesselEvent): string {
   const hours = typeof e.details.hours === "number" ? `${e.details.hours} h` : "";
   if (e.type === "encounter") return `met MMSI ${String(e.counterpartMmsi).padStart(9, "0")} at sea for ${hours}`;
   if (e.type === "loitering") return e.end === null ? `has been loitering at sea for over ${hours}` : `loitered at sea for ${hours}`;
-  if (e.type === "ais_gap") return `was not heard for ${hours} while ships near it were`;
+  if (e.type === "ais_gap") return e.end === null ? `has not been heard for over ${hours} while ships near it were` : `was not heard for ${hours} while ships near it were`;
   const d = e.details;
   if (d.kind === "conflict") return `broadcast IMO ${String(d.imo)}, as MMSI ${String(d.otherMmsi).padStart(9, "0")} did within the hour`;
   if (d.kind === "change") return `took over IMO ${String(d.imo)} from MMSI ${String(d.old).padStart(9, "0")}`;

@@ -1,6 +1,6 @@
 import { type DeriveContext, deriveFix, derivedStateTime, newVesselDerivedState, type VesselDerivedState } from "../../domain/derived/derive.ts";
 import { encountersBetween } from "../../domain/derived/encounter-detector.ts";
-import { cellsAround, gapHours, gapOf } from "../../domain/derived/gap-detector.ts";
+import { cellsAround, gapHours, gapId, gapOf } from "../../domain/derived/gap-detector.ts";
 import type { ShoreIndex } from "../../domain/derived/shore.ts";
 import type { Silence, SlowEpisode } from "../../domain/derived/slow-episode.ts";
 import type { VesselEvent } from "../../domain/derived/vessel-event.ts";
@@ -11,6 +11,7 @@ import type { GateCrossing, GateSet } from "../../domain/derived/transit-detecto
 import type { BehaviourLookups, DerivedCommit, DerivedStore, StoredEpisode } from "../../interfaces/derived.ts";
 import type { NewAlert } from "../../interfaces/webhooks.ts";
 import { SerialTasks } from "../shared/serial-tasks.ts";
+import { judgeOpenGaps } from "./open-gaps.ts";
 
 /** Queued fixes evaluated and committed together (one ingest batch holds at most 5,000). */
 const PAGE = 5_000;
@@ -20,6 +21,11 @@ const GATHER_MS = 200;
 const STATE_CACHE_MAX = 50_000;
 /** How soon a drain that found the port areas not loaded yet looks again. */
 const NOT_READY_RETRY_MS = 1_000;
+/**
+ * How often live derivation looks for AIS gaps that opened: a gap is news once its vessel has
+ * been silent for hours, so a few minutes late costs nothing and the sweep stays rare.
+ */
+export const OPEN_GAP_SWEEP_MS = 5 * 60_000;
 
 export interface DerivedFactsDeps {
   store: DerivedStore;
@@ -57,10 +63,14 @@ export class DerivedFacts {
   /** Drains run one at a time; wake-ups while one waits to start join it. */
   readonly #tasks: SerialTasks;
   #wake: ReturnType<typeof setTimeout> | null = null;
+  /** Looks for open gaps now and then, heard or not: a gap opens by silence, not by a fix. */
+  readonly #sweeps: ReturnType<typeof setInterval>;
 
   constructor(deps: DerivedFactsDeps) {
     this.#d = deps;
     this.#tasks = new SerialTasks((e) => deps.onError?.(e));
+    this.#sweeps = setInterval(() => void this.sweepOpenGaps(), OPEN_GAP_SWEEP_MS);
+    this.#sweeps.unref();
   }
 
   /** The port areas, read from the reference store and kept until the ports dataset's version changes. */
@@ -120,6 +130,7 @@ export class DerivedFacts {
   close(): void {
     if (this.#retry) clearTimeout(this.#retry);
     this.#retry = null;
+    clearInterval(this.#sweeps);
   }
 
   async #drain(): Promise<void> {
@@ -137,7 +148,7 @@ export class DerivedFacts {
     }
     for (;;) {
       const page = await this.#d.store.queued(PAGE);
-      if (page.length === 0) return;
+      if (page.length === 0) break;
       try {
         const applied = await apply(
           page.map((q) => q.fix),
@@ -154,6 +165,23 @@ export class DerivedFacts {
         throw e;
       }
     }
+  }
+
+  /**
+   * Records the AIS gaps opened since the last sweep, with their alerts, in one transaction,
+   * after the fixes queued so far are derived (a vessel heard again has no open gap). Refused
+   * when ingest moved one of their vessels on meanwhile: the next sweep judges again.
+   */
+  sweepOpenGaps(): Promise<void> {
+    return this.#tasks.run(async () => {
+      await this.#drain();
+      const now = this.#d.now();
+      const judged = await judgeOpenGaps(this.#d.store, now, this.#d.minSilenceMs);
+      if (judged.events.length === 0) return;
+      const alerts = this.#d.alertsFor ? await this.#d.alertsFor([], judged.events) : [];
+      const r = await this.#d.store.commit({ ...emptyDerivedCommit(), basis: judged.basis, events: judged.events, alerts }, now);
+      if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
+    });
   }
 
   /**
@@ -191,6 +219,11 @@ export class DerivedFacts {
     if (this.#states.size >= STATE_CACHE_MAX && !this.#states.has(key)) this.#states.delete(this.#states.keys().next().value!);
     this.#states.set(key, state);
   }
+}
+
+/** A commit that records nothing: what a sweep or a recompute step fills in. */
+export function emptyDerivedCommit(): Omit<DerivedCommit, "alerts"> & { alerts: NewAlert[] } {
+  return { first: 0, last: 0, count: 0, states: [], calls: [], crossings: [], coverage: [], events: [], episodes: [], heard: [], alerts: [] };
 }
 
 export interface AppliedFixes {
@@ -261,7 +294,9 @@ export async function apply(
     saved.push({ stationId: list[0]!.stationId, mmsi: list[0]!.mmsi, state });
   }
   const episodes = meetings.map(storedEpisode);
+  const silencesEnded: string[] = [];
   for (const s of silences) {
+    silencesEnded.push(gapId(s.stationId, s.mmsi, s.start));
     const hours = gapHours(s);
     const cells = cellsAround(s.from[0], s.from[1]);
     const heardHours = await ctx.lookups.heardHours(s.stationId, cells, hours);
@@ -270,7 +305,7 @@ export async function apply(
     if (gap) vesselEvents.push(gap);
   }
   for (const e of episodes) vesselEvents.push(...(await encountersOf(e, episodes, ctx.lookups)));
-  return { events, commit: { states: saved, basis, calls, crossings, coverage, events: vesselEvents, episodes, heard: [...heard.values()] } };
+  return { events, commit: { states: saved, basis, calls, crossings, coverage, events: vesselEvents, episodes, heard: [...heard.values()], silencesEnded } };
 }
 
 function storedEpisode(e: SlowEpisode): StoredEpisode {

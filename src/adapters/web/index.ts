@@ -19,6 +19,7 @@ import { registerStationPages } from "./station-pages.ts";
 import { configureSessions, verifyCsrf } from "./session.ts";
 import { registerWebhookPages } from "./webhook-pages.ts";
 import { registerZonePages } from "./zone-pages.ts";
+import { registerWatchlistPages } from "./watchlist-pages.ts";
 import { PUBLIC_PAGES, registerPublicPages } from "./pages/index.ts";
 import { publicBase } from "../shared/public-base.ts";
 
@@ -88,6 +89,7 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     registerWebhookPages(web, ctx);
     registerStationPages(web, ctx, (req: FastifyRequest) => publicBase(deps.baseUrl, req));
     registerZonePages(web, ctx);
+    registerWatchlistPages(web, ctx);
     registerPublicPages(web, ctx, PUBLIC_PAGES);
   });
 }

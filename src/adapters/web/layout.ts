@@ -24,6 +24,7 @@ const NAV: [string, string][] = [
   ["/account/webhooks", "Webhooks"],
   ["/account/stations", "Stations"],
   ["/account/zones", "Zones and follows"],
+  ["/account/watchlists", "Watchlists"],
 ];
 
 export function layout(o: PageOptions, body: Html): string {

@@ -17,7 +17,8 @@ import { designationList, SANCTIONS_LISTS, type SanctionsListKey } from "../../d
 import { jurisdictionCodes, jurisdictionOfCall, parseJurisdictions } from "../../domain/sanctions/jurisdictions.ts";
 import { mmsiLinkSource } from "../../domain/vessels/mmsi-link.ts";
 import type { PositionFix, VesselIdentity } from "../../interfaces/positions.ts";
-import type { SanctionsListState } from "../../interfaces/sanctions.ts";
+import type { ListedVesselFacts, SanctionsListState } from "../../interfaces/sanctions.ts";
+import { midOf } from "../../domain/identifiers.ts";
 import type { VisibleStations } from "../../interfaces/vessels.ts";
 import type { OperationContext } from "../operation.ts";
 import { findDesignations, type Match } from "./designation-match.ts";
@@ -34,6 +35,7 @@ export const RISK_INDICATOR_IDS = [
   "loitering",
   "identity_changes",
   "identity_conflicts",
+  "flag_mismatch",
   "port_calls_sanctioned_jurisdictions",
 ] as const;
 export type RiskIndicatorId = (typeof RISK_INDICATOR_IDS)[number];
@@ -62,6 +64,10 @@ export const RiskIndicatorSchema = z.object({
   listsChecked: ListsCheckedSchema.optional(),
   /** The jurisdictions the counted calls were in (port_calls_sanctioned_jurisdictions), ids of config/sanctioned-jurisdictions.json. */
   jurisdictions: z.array(z.string()).optional(),
+  /** Each MMSI heard whose MID stands for other countries than the flag an active designation gives (flag_mismatch). */
+  mismatches: z
+    .array(z.object({ mmsi: z.number().int(), midCountries: z.array(z.string()), list: z.string(), listedFlag: z.string(), heard: z.string(), source: z.string() }))
+    .optional(),
 });
 
 export const VesselRiskSchema = z.object({
@@ -82,6 +88,8 @@ export interface RiskInput {
   /** The ship's newest fix per visible station, and its identities as visible stations heard them: who heard it when. */
   fixes: readonly PositionFix[];
   identities: readonly VesselIdentity[];
+  /** What the designations' records say of the ship (flag among it), as the answer's `identity.listed` has it. */
+  listedFacts: readonly ListedVesselFacts[];
 }
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -169,6 +177,7 @@ export async function riskIndicators(ctx: OperationContext, input: RiskInput) {
     fromStations("loitering", ofType("loitering")),
     fromStations("identity_changes", ofType("identity_change")),
     fromStations("identity_conflicts", ofType("identity_conflict")),
+    await flagMismatch(ctx, input, allowed, seen, coverageGap ?? listsGap),
     portCalls,
   ];
   return {
@@ -257,4 +266,48 @@ async function encountersWithSanctioned(
   const stations = [...sources].filter((s) => s.startsWith("station:")).sort();
   const others = [...sources].filter((s) => !s.startsWith("station:")).sort();
   return indicator("encounters_with_sanctioned", count, latest === null ? null : iso(latest), [...stations, ...familyOrder(lists), ...others], notJudged, { listsChecked: checked });
+}
+
+/**
+ * The MMSI the ship broadcasts says one flag (its MID), an active designation another: the
+ * flag hopping OFAC's and the UK's shipping advisories name. Each MMSI a station the caller
+ * may be shown heard is read against each active designation on a list the caller may be
+ * shown whose record gives a flag; the MID's countries come from the ITU allocations
+ * (`itu_mid`), so a MID shared by a country and its territories is no mismatch.
+ */
+async function flagMismatch(
+  ctx: OperationContext,
+  input: RiskInput,
+  allowed: (stationId: number) => boolean,
+  seen: ReadonlySet<string>,
+  gap: NotJudged | undefined,
+): Promise<Indicator> {
+  if (!ctx.rights.may(["itu_mid"])) return indicator("flag_mismatch", 0, null, [], { reason: "sources_withheld", sources: ["itu_mid"] });
+  // Each MMSI heard, when each station last heard it.
+  const heard = new Map<string, { mmsi: number; stationId: number; time: number }>();
+  const hear = (mmsi: number, stationId: number, time: number) => {
+    const key = `${stationId}:${mmsi}`;
+    if (allowed(stationId) && (heard.get(key)?.time ?? -1) < time) heard.set(key, { mmsi, stationId, time });
+  };
+  for (const f of input.fixes) hear(f.mmsi, f.stationId, f.time);
+  for (const i of input.identities) hear(i.mmsi, i.stationId, i.updatedAt);
+  const listed = input.listedFacts.filter((f) => f.active && seen.has(f.list) && f.record.flagIso2 !== null);
+  const mismatches: NonNullable<Indicator["mismatches"]> = [];
+  const sources = new Set<string>();
+  let latest: number | null = null;
+  for (const h of heard.values()) {
+    const countries = await ctx.services.flags.countriesOfMid(midOf(h.mmsi));
+    if (countries.length === 0) continue;
+    for (const f of listed) {
+      const flag = f.record.flagIso2!.toUpperCase();
+      if (countries.includes(flag)) continue;
+      mismatches.push({ mmsi: h.mmsi, midCountries: countries, list: designationList(f).list, listedFlag: flag, heard: iso(h.time), source: station(h.stationId) });
+      sources.add(station(h.stationId)).add(f.list);
+      latest = latest === null ? h.time : Math.max(latest, h.time);
+    }
+  }
+  if (mismatches.length > 0) sources.add("itu_mid");
+  const stations = [...sources].filter((s) => s.startsWith("station:")).sort();
+  const lists = familyOrder([...sources].filter((s): s is SanctionsListKey => (SANCTIONS_LISTS as readonly string[]).includes(s)));
+  return indicator("flag_mismatch", mismatches.length, latest === null ? null : iso(latest), [...stations, ...lists, ...(mismatches.length > 0 ? ["itu_mid"] : [])], gap, { mismatches });
 }

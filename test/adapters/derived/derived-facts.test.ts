@@ -152,6 +152,48 @@ describe("derived facts", () => {
         t.service.ingest.directory.forget();
       });
 
+      it("a ship silent 11 h while the station hears another beside it has an open AIS gap and its follower a signed alert.ais_gap at once; heard again, the gap closes under the same id with no second alert; back 1,230 km away, the open gap is withdrawn", async () => {
+        const a = await stationFor(t, "pro", "dark");
+        const hook = await api(a.key, "POST", "/api/v1/account/webhooks", { url: `https://${HOOK_HOST}:8443${path("gap")}` });
+        assert.equal((await api(a.key, "POST", "/api/v1/account/follows", { mmsi: "244100041" })).status, 200);
+        const now = t.clock.now();
+        const gaps = async (mmsi: string) => (await api(a.key, "GET", `/api/v1/vessels/mmsi-${mmsi}/events?type=ais_gap`)).body.data as Record<string, any>[];
+        const fix = (mmsi: number, time: number, lat: number, lon: number, sog: number): DerivedFix => ({ mmsi, time, stationId: a.id, lat, lon, sog, navStatus: sog > 0 ? 0 : 1 });
+        // Two ships sail east at about 10 kn for an hour, then go dark; a third lies beside them, heard all along.
+        const sailing = (mmsi: number, lat: number) => Array.from({ length: 12 }, (_, i) => fix(mmsi, now - 12 * 3_600_000 + i * 5 * MIN, lat, 2.0 + i * 0.025, 10));
+        const lying = Array.from({ length: 72 }, (_, i) => fix(244_100_043, now - 12 * 3_600_000 + i * 10 * MIN, 56.52, 2.35, 0));
+        await ingest(a.id, lines([...sailing(244_100_041, 56.5), ...sailing(244_100_042, 56.54), ...lying].sort((x, y) => x.time - y.time)));
+        assert.deepEqual(await gaps("244100041"), [], "no gap before the sweep judges the silence");
+        await t.service.derived!.sweepOpenGaps();
+        await t.service.webhooks.worker.runDue();
+
+        const open = await gaps("244100041");
+        assert.equal(open.length, 1, JSON.stringify(open));
+        assert.equal(open[0]!.end, null, "open while the ship is silent");
+        assert.equal(open[0]!.start, new Date(now - 12 * 3_600_000 + 55 * MIN).toISOString());
+        assert.equal((await gaps("244100042")).length, 1);
+        const alerts = () => got("gap").map((r) => verifyReceived(r, hook.body.data.secret, t.clock.now()) as Record<string, any>).filter((m) => m.type === "alert.ais_gap");
+        assert.deepEqual(alerts().map((m) => [m.data.alert.subject.mmsi, m.data.alert.fact.event.end]), [[244_100_041, null]]);
+        assert.match(alerts()[0]!.data.alert.text, /has not been heard for over 11(\.\d)? h while ships near it were/);
+        // A recompute at the same moment finds the same open gaps.
+        const { recomputeDerived } = await import("../../../src/cli/derive.ts");
+        await recomputeDerived(t.service, {});
+        assert.deepEqual(await gaps("244100041"), open);
+
+        // An hour later one is heard again close by, the other 1,230 km away (55 kn since: two ships on one MMSI, or a bad position, not a gap).
+        t.clock.t += 3_600_000;
+        await ingest(a.id, lines([fix(244_100_041, t.clock.now() - MIN, 56.5, 2.4, 10), fix(244_100_042, t.clock.now() - MIN, 67.6, 2.4, 10)]));
+        const closed = await gaps("244100041");
+        assert.equal(closed.length, 1);
+        assert.equal(closed[0]!.id, open[0]!.id, "the closed gap replaces the open one");
+        assert.equal(closed[0]!.end, new Date(t.clock.now() - MIN).toISOString());
+        assert.ok(closed[0]!.details.impliedKnots > 0 && closed[0]!.details.impliedKnots < 2, JSON.stringify(closed[0]!.details));
+        assert.deepEqual(await gaps("244100042"), [], "a silence that proves no gap withdraws the open one");
+        await t.service.webhooks.worker.runDue();
+        assert.equal(got("gap").length, 1, "closing the gap raises no second alert");
+        t.clock.t -= 3_600_000;
+      });
+
       it("waterways lists the 28 PortWatch chokepoints and the extra gates, each with method, version, confidence and inputs", async () => {
         const k = await t.key("developer");
         const r = await api(k.key, "GET", "/api/v1/waterways");

@@ -4,7 +4,7 @@ import { OPERATIONS } from "../../../src/operations/registry.ts";
 import { startTestService, type TestService } from "../../helpers/service.ts";
 import { Browser, makeUser } from "./helpers.ts";
 
-const PAGES = ["/account", "/account/keys", "/account/webhooks", "/account/stations", "/account/zones"];
+const PAGES = ["/account", "/account/keys", "/account/webhooks", "/account/stations", "/account/zones", "/account/watchlists"];
 
 describe("account pages", () => {
   let t: TestService;

@@ -14,6 +14,7 @@ import type { DerivedFix } from "../../../src/domain/derived/fix.ts";
 import { PortAreaIndex, portArea } from "../../../src/domain/derived/port-areas.ts";
 import { GateSet } from "../../../src/domain/derived/transit-detector.ts";
 import type { VesselEvent } from "../../../src/domain/derived/vessel-event.ts";
+import { gapId, openGapOf } from "../../../src/domain/derived/gap-detector.ts";
 import { type Leg, sailVoyage, seeded, shuffled, withGap } from "../../helpers/voyage.ts";
 
 const PORTS = new PortAreaIndex([{ unlocode: "NLRTM", name: "Rotterdam", lat: 51.9, lon: 4.483333, harbourSize: "Large" }].map(portArea));
@@ -163,5 +164,23 @@ describe("traps that raise no event", () => {
   it("ordinary traffic under way all day: no event", async () => {
     const fixes = [0, 1, 2, 3].flatMap((i) => voyage(246_000_040 + i, [2.0 + i * 0.01, 55.0], [{ sail: [5.0, 55.0 + i * 0.01], knots: 11 + i }]));
     assert.deepEqual(await derive(fixes), []);
+  });
+});
+
+describe("AIS gaps still open", () => {
+  const last = { stationId: 1, mmsi: 246_000_030, time: T0, lat: 56.5, lon: 2.3 };
+  const minSilence = 6 * HOUR;
+
+  it("silent 8 h so far while others were heard near in 5 of its 8 whole hours: open, from the last fix, with no end, no position after and no speed", () => {
+    const gap = openGapOf(last, T0 + 8 * HOUR, minSilence, 5)!;
+    assert.equal(gap.id, gapId(1, 246_000_030, T0));
+    assert.equal(gap.end, null);
+    assert.deepEqual([gap.lat, gap.lon, gap.details.after, gap.details.impliedKnots, gap.details.hours], [56.5, 2.3, null, null, 8]);
+    assert.equal(gap.confidence, 0.63);
+  });
+
+  it("others heard near in under half the hours so far (a receiver outage), or silent under 6 h: not open", () => {
+    assert.equal(openGapOf(last, T0 + 8 * HOUR, minSilence, 3), null);
+    assert.equal(openGapOf(last, T0 + 5 * HOUR, minSilence, 5), null);
   });
 });

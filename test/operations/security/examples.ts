@@ -43,6 +43,8 @@ async function created(o: Owner, url: string, body: Record<string, unknown>): Pr
 }
 
 const endpoint = async (o: Owner) => ({ id: await createEndpoint(o) });
+// EBANO (7406784) is on the demo OFAC extract: the screening rests on a list the rights suite can deny.
+const watchlist = async (o: Owner) => ({ id: await created(o, "/api/v1/account/watchlists", { name: "Fleet", ids: ["9292058", "7406784"] }) });
 
 export const EXAMPLES: Record<string, Example> = {
   "ports.list": { query: { country: "NL" }, bad: { param: "limit", query: { limit: "0" } } },
@@ -93,6 +95,12 @@ export const EXAMPLES: Record<string, Example> = {
   "account.follows.list": { bad: { param: "nope", query: { nope: "1" } } },
   "account.follows.delete": { owned: async (o) => ({ id: await created(o, "/api/v1/account/follows", { mmsi: "230123456" }) }), bad: { param: "id", path: { id: "wh_1" } } },
   "account.saved-searches.create": { body: { name: "tankers", q: "tanker" }, bad: { param: "q", body: { name: "tankers", q: "x" } } },
+  "account.watchlists.create": { body: { name: "Fleet", ids: ["9292058", "7406784"] }, bad: { param: "ids", body: { name: "Fleet", ids: ["9292058", "12"] } } },
+  "account.watchlists.list": { bad: { param: "nope", query: { nope: "1" } } },
+  "account.watchlists.get": { owned: watchlist, bad: { param: "limit", query: { limit: "0" } } },
+  "account.watchlists.update": { owned: watchlist, body: { name: "Renamed" }, bad: { param: "ids", body: { ids: ["mmsi-1"] } } },
+  "account.watchlists.delete": { owned: watchlist, bad: { param: "id", path: { id: "zone_1" } } },
+  "account.watchlists.screen": { owned: watchlist, bad: { param: "cursor", query: { cursor: "x" } } },
   "account.saved-searches.list": { bad: { param: "nope", query: { nope: "1" } } },
   "account.saved-searches.delete": {
     owned: async (o) => ({ id: await created(o, "/api/v1/account/saved-searches", { name: "tankers", q: "tanker" }) }),

@@ -31,7 +31,8 @@ const SOURCE_FREE = new Set([
   "usage.get",
   "sources.list",
   "me.stations",
-  ...OPERATIONS.filter((op) => op.id.startsWith("account.")).map((op) => op.id),
+  // A watchlist's screening is the account's own list, but its rows are the sanctions lists' facts.
+  ...OPERATIONS.filter((op) => op.id.startsWith("account.") && op.id !== "account.watchlists.screen").map((op) => op.id),
 ]);
 
 /**

@@ -5,6 +5,7 @@ import { PORT_CALL_VERSION } from "../../../domain/derived/port-call-detector.ts
 import type { BBox } from "../../../domain/alerts/geometry.ts";
 import type { DerivedFix } from "../../../domain/derived/fix.ts";
 import type { VesselEvent, VesselEventType } from "../../../domain/derived/vessel-event.ts";
+import type { LastHeard } from "../../../domain/derived/gap-detector.ts";
 import type { NewAlert } from "../../../interfaces/webhooks.ts";
 import {
   RISK_CALLS_LIMIT,
@@ -77,6 +78,28 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
     return basis.every((b) => (stored.get(stateKey(b.stationId, b.mmsi)) ?? null) === b.time);
   }
 
+  async silentVessels(heardFrom: number, heardTo: number, limit: number): Promise<(LastHeard & { stateTime: number })[]> {
+    const rows = await this.db
+      .selectFrom("derived_state")
+      .select(["station_id", "mmsi", "last_time", "state"])
+      .where("last_time", ">=", heardFrom)
+      .where("last_time", "<=", heardTo)
+      .orderBy("last_time")
+      .limit(limit)
+      .execute();
+    const out: (LastHeard & { stateTime: number })[] = [];
+    for (const r of rows) {
+      const b = (JSON.parse(r.state) as VesselDerivedState).behaviour;
+      if (b && b.t >= 0) out.push({ stationId: r.station_id, mmsi: r.mmsi, time: b.t, lat: b.lat, lon: b.lon, stateTime: Number(r.last_time) });
+    }
+    return out;
+  }
+
+  async openGapIds(since: number): Promise<Set<string>> {
+    const rows = await this.db.selectFrom("vessel_events").select("id").where("type", "=", "ais_gap").where("end", "is", null).where("start", ">=", since).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   async commit(page: DerivedCommit, now: number): Promise<{ consumed: boolean; deliveries: number }> {
     try {
       return await this.db.transaction().execute(async (trx) => {
@@ -111,6 +134,11 @@ export class SqlDerivedStore extends SqlStore implements DerivedStore {
           rows: page.crossings.map((c): BulkRow => [c.gateId, c.mmsi, c.stationId, c.time, c.direction, c.gapMs, c.observed ? 1 : 0]),
           tail: "ON CONFLICT DO NOTHING",
         });
+        // A silence that ended withdraws the gap recorded open over it; the closed gap, when the
+        // silence is one, is written again below under the same id.
+        for (let at = 0; at < (page.silencesEnded ?? []).length; at += CHUNK) {
+          await trx.deleteFrom("vessel_events").where("id", "in", page.silencesEnded!.slice(at, at + CHUNK)).where("end", "is", null).execute();
+        }
         await writeVesselEvents(trx, this.dialect, page.events, now);
         await this.dialect.bulkInsert(trx, {
           table: "slow_episodes",

@@ -106,8 +106,12 @@ export class SqlPortStore implements PortStore {
   }
 }
 
+/** How long the MID allocations are kept in memory: an import in another process is seen within it. */
+const MID_CACHE_MS = 1_000;
+
 export class SqlFlagStore implements FlagStore {
   readonly #db: Kysely<Database>;
+  #mids: { at: number; byMid: Promise<Map<number, string[]>> } | null = null;
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
@@ -118,7 +122,25 @@ export class SqlFlagStore implements FlagStore {
     return r ? { iso2: r.iso2, name: r.name, record: JSON.parse(r.record) as Record<string, unknown> } : null;
   }
 
+  async countriesOfMid(mid: number): Promise<string[]> {
+    const now = Date.now();
+    if (!this.#mids || now - this.#mids.at > MID_CACHE_MS) this.#mids = { at: now, byMid: this.#readMids() };
+    return (await this.#mids.byMid).get(mid) ?? [];
+  }
+
+  /** Every country's MIDs (its record's `mids`), turned round: the few hundred flag rows, read at once. */
+  async #readMids(): Promise<Map<number, string[]>> {
+    const byMid = new Map<number, string[]>();
+    for (const r of await this.#db.selectFrom("flags").select(["iso2", "record"]).execute()) {
+      const mids = (JSON.parse(r.record) as { mids?: unknown }).mids;
+      if (!Array.isArray(mids)) continue;
+      for (const m of mids) if (typeof m === "number") byMid.set(m, [...(byMid.get(m) ?? []), r.iso2]);
+    }
+    return byMid;
+  }
+
   async replaceAll(rows: FlagRow[]): Promise<void> {
+    this.#mids = null;
     await this.#db.transaction().execute(async (tx) => {
       await tx.deleteFrom("flags").execute();
       await inBatches(
