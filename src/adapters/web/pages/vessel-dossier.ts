@@ -71,6 +71,7 @@ const INDICATOR_WORDS: Record<Indicator["id"], string> = {
   loitering: "Loitering",
   identity_changes: "Identity changes",
   identity_conflicts: "Identity conflicts",
+  flag_mismatch: "MMSI of another flag than listed",
   port_calls_sanctioned_jurisdictions: "Port calls in sanctioned jurisdictions",
 };
 
