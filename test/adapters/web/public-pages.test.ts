@@ -1,7 +1,9 @@
 /**
  * The public pages over HTTP: canonical addresses and their redirects, 404 pages, ETags,
  * every `page` link the API hands out opening as a page, tracks by the visitor's rights, and
- * the `web` use of the sources file deciding what pages show.
+ * the `web` use of the sources file deciding what pages show. The vessel dossier (status with
+ * the lists checked, risk chips, identity history, events timeline), and which ships the
+ * company, flag and search pages say are designated.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -396,6 +398,19 @@ describe("public pages: a sanctioned company", () => {
     const body = main((await page(t, "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc")).body);
     assert.match(body, /<tr data-list="ofac" data-status="not_designated"><td>OFAC<\/td><td>Not designated: none of the 1 company designations loaded \(as of 2024-05-03\) is this company<\/td>/);
     assert.match(body, /<tr data-list="uk" data-status="no_company_records"><td>UK<\/td><td>Not checked: no company records loaded from this list \(as of 2026-04-29\), only ships<\/td>/);
+  });
+  it("the status marks a list held only as an extract, and a list not updated lately", async () => {
+    await importSanctionsFiles(t.service.services, "uk", [{ name: "UK.xml", bytes: readFileSync(UK_XML) }], "test", { asOf: "2026-04-29", extract: true });
+    const emsa = (await t.service.store.db.selectFrom("vessel_emissions").select("imo").orderBy("imo").limit(1).executeTakeFirstOrThrow()).imo;
+    const at = async () => main((await page(t, String((await page(t, `/vessel/${emsa}`)).headers.location))).body);
+    assert.match(await at(), /<li data-list="uk" data-status="extract" class="coverage-gap">UK Sanctions List \(FCDO\) as of 2026-04-29 \(\d+ days old\): an extract only, not the whole list<\/li>/);
+    const was = t.clock.t;
+    t.clock.t += (t.service.services.sanctions.staleAfterDays + 1) * 86_400_000;
+    try {
+      assert.match(await at(), /<li data-list="ofac" data-status="stale" class="coverage-gap">OFAC [^<]* as of 2024-05-03 \(\d+ days old\): not updated lately<\/li>/);
+    } finally {
+      t.clock.t = was;
+    }
   });
 });
 

@@ -3,8 +3,11 @@
  * leaving the service and no serious or critical axe violation; maps draw their features on
  * the bundled land; every `page` link the API hands out opens; a ship heard by a shared
  * station shows its track; a company's fleet and a waterway's gate and daily chart show; a legacy wreck slug lands on the canonical page; a source that
- * denies `web` use is kept off the pages, which say so. With MDS_SCREENSHOTS=1 a screenshot
- * of each kind goes to test-output/screenshots/.
+ * denies `web` use is kept off the pages, which say so. The vessel dossier: a sanctioned
+ * ship's status above the fold at 1280 px with its list and dates, its former name and
+ * company, a seeded event on the timeline beside the map and drawn on it, and no page wider
+ * than a 390 px screen, with script on and off. With MDS_SCREENSHOTS=1 a screenshot of each
+ * kind (the vessel page sanctioned and not, at 1280 and 390 px) goes to test-output/screenshots/.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
