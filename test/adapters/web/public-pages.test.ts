@@ -459,3 +459,33 @@ describe("public pages: the sources file's `web` use", () => {
     assert.equal(await used(t, { accountId, keyId: `web:${userId}` }), 0);
   });
 });
+
+describe("public pages: events of a station whose data may not be shown on pages", () => {
+  let t: TestService;
+  let sources: { path: string; remove: () => void };
+  const mmsi = 244_000_551;
+  const imo = imoOf(500_551);
+  before(async () => {
+    sources = sourcesFile({ station: { web: false } });
+    t = await startTestService({ withData: false, env: { SOURCES_FILE: sources.path } });
+    const shared = await station(t, "pro", true);
+    await identity(t, { stationId: shared.id, mmsi, imo, name: "QUIET ONE" });
+    const now = t.clock.now();
+    await commitEvents(t, [
+      vesselEvent({ type: "loitering", stationId: shared.id, mmsi, start: now - 4 * HOUR }),
+      vesselEvent({ type: "ais_gap", stationId: shared.id, mmsi, start: now - 2 * HOUR }),
+    ]);
+  });
+  after(async () => {
+    await t.close();
+    sources.remove();
+  });
+
+  it("the page shows none of them and counts them once, though both the vessel answer and the events list withhold them", async () => {
+    const body = main((await page(t, `/vessel/${imo}`)).body);
+    assert.match(body, /<p id="events-none">No events from stations whose data you may see\.<\/p>/);
+    const events = [...body.matchAll(/<li data-section="events">(.*?)<\/li>/g)].map((m) => m[1]);
+    assert.equal(events.length, 1, body);
+    assert.match(events[0]!, /^<strong>Events<\/strong> \(2 rows\): source <code>station:\d+<\/code> does not permit showing its facts on web pages\.$/);
+  });
+});

@@ -194,7 +194,9 @@ export const vesselPage: PublicPageKind = {
     // Without the events list (an error), the answer's own latest few, oldest first as the list has them.
     const events = ev.ok ? { rows: ev.data, more: ev.nextCursor !== null } : { rows: [...d.events.latest].reverse(), more: d.events.count > d.events.latest.length };
     const answers = [r, ...(t.ok ? [t] : []), ...(ev.ok ? [ev] : [])];
-    const withheld: WithheldEntry[] = answers.flatMap((a) => a.withheld);
+    // The vessel answer already counts the events a station may not show over the whole history: the list's count of the same rows is not added to it.
+    const counted = new Set(r.withheld.filter((e) => e.section === "events").map((e) => e.sources.join(",")));
+    const withheld: WithheldEntry[] = [...r.withheld, ...(t.ok ? t.withheld : []), ...(ev.ok ? ev.withheld.filter((e) => !(e.section === "events" && counted.has(e.sources.join(",")))) : [])];
     const sections = new Set(withheld.map((e) => e.section));
     const name = top.name ?? (top.imo ? `IMO ${top.imo}` : `MMSI ${String(top.mmsi).padStart(9, "0")}`);
     const window = t.ok ? t.top.window : null;
