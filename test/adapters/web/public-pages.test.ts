@@ -487,5 +487,7 @@ describe("public pages: events of a station whose data may not be shown on pages
     const events = [...body.matchAll(/<li data-section="events">(.*?)<\/li>/g)].map((m) => m[1]);
     assert.equal(events.length, 1, body);
     assert.match(events[0]!, /^<strong>Events<\/strong> \(2 rows\): source <code>station:\d+<\/code> does not permit showing its facts on web pages\.$/);
+    // The risk indicators resting on them say so in words, not by their ids.
+    assert.match(body, /<li data-section="risk.ais_gaps"><strong>Risk indicator: AIS gaps<\/strong> \(1 row\): source <code>station:\d+<\/code>/);
   });
 });

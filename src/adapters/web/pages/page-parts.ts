@@ -78,9 +78,9 @@ const SECTION_WORDS: Record<string, string> = {
 /**
  * The withheld section: every part left out of this page, with each blocking source, what it
  * does not permit, and how many rows where rows were counted. Always present, so a visitor
- * can tell "nothing withheld" from "nothing known".
+ * can tell "nothing withheld" from "nothing known". A page may name its own sections (`pageWords`).
  */
-export function withheldSection(all: readonly WithheldEntry[], registry: SourceRegistry, commercialPlan: boolean): Html {
+export function withheldSection(all: readonly WithheldEntry[], registry: SourceRegistry, commercialPlan: boolean, pageWords: Readonly<Record<string, string>> = {}): Html {
   // A page built from several answers may hear of one part twice (the vessel's identity from its page and its track): one line each.
   const merged = new Map<string, WithheldEntry>();
   for (const e of all) {
@@ -100,7 +100,7 @@ export function withheldSection(all: readonly WithheldEntry[], registry: SourceR
   return html`${rule}<section aria-labelledby="withheld-h" id="withheld"><h2 id="withheld-h">Withheld</h2>
 <p>Some facts are not shown here because their sources do not permit it.</p>
 <ul>${entries.map((e) => {
-    const what = SECTION_WORDS[e.section] ?? e.section;
+    const what = pageWords[e.section] ?? SECTION_WORDS[e.section] ?? e.section;
     const rows = e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "row" : "rows"})` : "";
     return html`<li data-section="${e.section}"><strong>${what}</strong>${rows}: ${e.sources.map((s, i) => html`${i > 0 ? "; " : ""}source <code>${s}</code> ${whyWithheld(registry, s, commercialPlan)}`)}.</li>`;
   })}</ul></section>`;

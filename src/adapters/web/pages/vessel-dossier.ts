@@ -75,6 +75,9 @@ const INDICATOR_WORDS: Record<Indicator["id"], string> = {
   port_calls_sanctioned_jurisdictions: "Port calls in sanctioned jurisdictions",
 };
 
+/** The risk indicators' withheld rows (`risk.<id>`) in words, for the page's Withheld section. */
+export const RISK_SECTION_WORDS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(INDICATOR_WORDS).map(([id, words]) => [`risk.${id}`, `Risk indicator: ${words}`]));
+
 const NOT_JUDGED_WORDS: Record<NonNullable<Indicator["notJudged"]>["reason"], string> = {
   sources_withheld: "rests on sources you may not be shown",
   no_coverage: "no station whose data you may see heard the ship",

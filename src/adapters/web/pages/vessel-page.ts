@@ -4,7 +4,7 @@ import type { DataOf } from "../../../operations/answer.ts";
 import { vesselsGet } from "../../../operations/vessels.get.ts";
 import { vesselsTrack } from "../../../operations/vessels.track.ts";
 import { vesselsEvents } from "../../../operations/vessels.events.ts";
-import { activeDesignations, dossierHeader, type VesselData } from "./vessel-dossier.ts";
+import { activeDesignations, dossierHeader, RISK_SECTION_WORDS, type VesselData } from "./vessel-dossier.ts";
 import { type EventRow, eventMarks, eventsTimeline } from "./vessel-events-timeline.ts";
 import { identityHistory, listingWhen, type ListingDates, NAME_ROLE_WORDS } from "./vessel-identity-history.ts";
 import { type Html, html } from "../../shared/html.ts";
@@ -215,7 +215,7 @@ ${companiesSection(d.companies, d.sanctionsCoverage.some((c) => c.status !== "mi
 ${particularsSection(d.particulars, sections.has("particulars"))}
 ${portCallsSection(d.portCalls)}
 ${emissionsSection(d.emissions)}
-${withheldSection(withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
+${withheldSection(withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse, RISK_SECTION_WORDS)}
 ${sourcesSection(answers)}</div>`,
     };
   },
