@@ -89,7 +89,7 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     });
 
     registerAuthPages(web, ctx);
-    registerApiDocsPage(web, deps.operations);
+    registerApiDocsPage(web, deps.operations, (req: FastifyRequest) => publicBase(deps.baseUrl, req));
     if (deps.docsDir) registerDocsPages(web, deps.docsDir);
     registerAccountPages(web, ctx);
     registerWebhookPages(web, ctx);
