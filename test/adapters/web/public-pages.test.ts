@@ -215,6 +215,19 @@ describe("public pages", () => {
     assert.doesNotMatch(after, new RegExp(`station:${shared.id}`));
   });
 
+  it("every kind of public page has the header's search box; its suggestions are the visitor's search hits with their pages", async () => {
+    const kinds = [`/vessel/${SHARED_IMO}-heard-aland`, "/port/NLRTM", "/flag/PA", "/wreck/14296-algeria", "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc", "/waterway/chokepoint9-dover-strait", "/search?q=rotterdam", "/vessel/9999999"];
+    for (const url of kinds) {
+      const r = await page(t, url);
+      assert.match(r.body, /<form method="get" action="\/search" role="search" class="site-search"[^>]*>.*<input id="site-q" name="q"/, url);
+    }
+    const s = (await page(t, "/search/suggestions?q=rotterdam")).json() as { suggestions: { label: string; name: string; page: string }[] };
+    assert.ok(s.suggestions.length >= 1 && s.suggestions.length <= 8, JSON.stringify(s));
+    assert.ok(s.suggestions.some((x) => x.page === "/port/NLRTM" && /Rotterdam/i.test(x.name) && x.label.endsWith("(port)")), JSON.stringify(s));
+    const heard = (await page(t, "/search/suggestions?q=heard%20aland")).json() as { suggestions: { page: string }[] };
+    assert.ok(heard.suggestions.some((x) => x.page === `/vessel/${SHARED_IMO}-heard-aland`), JSON.stringify(heard));
+  });
+
   it("pages carry an ETag; asking again with it is a 304 without a body", async () => {
     const first = await page(t, "/port/NLRTM");
     const etag = String(first.headers.etag);
