@@ -68,21 +68,25 @@ function settings(s: Station): Html {
 </tbody></table>`;
 }
 
-const NOTICES: Record<string, string> = { rotated: "The secret is rotated: the old one stops working within half a minute." };
+const NOTICES: Record<string, string> = {
+  rotated: "The secret is rotated: the old one stops working within half a minute.",
+  deleted: "The station is deleted: it accepts nothing more (within half a minute). What it delivered stays in your account.",
+};
 
 /**
  * Receiving stations: the list with counters, a page per station with its settings and the
- * recipe (which can be found again; the secret itself only at creation and rotation), and
- * rotating the secret after a confirm step. Forms follow POST/redirect/GET.
+ * recipe (which can be found again; the secret itself only at creation and rotation),
+ * rotating the secret and deleting the station, each after a confirm step. Forms follow
+ * POST/redirect/GET.
  */
 export function registerStationPages(app: FastifyInstance, ctx: WebContext, baseOf: (req: FastifyRequest) => string, portsOf: () => StationPorts): void {
-  async function listPage(req: FastifyRequest, reply: FastifyReply, user: SessionUser, error?: string, status = 200) {
+  async function listPage(req: FastifyRequest, reply: FastifyReply, user: SessionUser, error?: string, status = 200, notice?: string) {
     const r = await runAsAccount(ctx.pipeline, meStations, who(req, user));
     return sendPage(
       req,
       reply,
       { title: "Stations", current: "/account/stations" },
-      html`${flash("error", error)}
+      html`${flash("error", error)}${flash("notice", notice)}
 <h2>Add a station</h2>
 ${nameForm({ action: "/account/stations", csrf: csrfToken(req), inputId: "station-name", buttonId: "add-station", button: "Add station" })}
 <h2>Your stations</h2>
@@ -112,7 +116,7 @@ ${!r.ok
   app.get("/account/stations", async (req, reply) => {
     const user = await requireUser(req, reply);
     if (!user) return reply;
-    return listPage(req, reply, user);
+    return listPage(req, reply, user, undefined, 200, NOTICES[String((req.query as Record<string, unknown>).done ?? "")]);
   });
 
   app.post("/account/stations", async (req, reply) => {
@@ -144,7 +148,8 @@ ${secret ? "" : flash("notice", NOTICES[done])}
 ${settings(station)}
 ${recipes({ base, host: new URL(base).hostname, ports: portsOf(), station })}
 <h2>Actions</h2>
-<p><a href="/account/stations/${station.id}/rotate" id="rotate-station">Rotate the secret…</a></p>`,
+<p><a href="/account/stations/${station.id}/rotate" id="rotate-station">Rotate the secret…</a></p>
+<p><a href="/account/stations/${station.id}/delete" id="delete-station">Delete this station…</a></p>`,
     );
   });
 
@@ -174,5 +179,29 @@ ${recipes({ base, host: new URL(base).hostname, ports: portsOf(), station })}
     if (!rotated) return notFound(req, reply);
     setFlash(req, reply, { kind: "station-secret", station: String(station.id), secret: rotated.secret });
     return reply.redirect(`/account/stations/${station.id}?done=rotated`, 303);
+  });
+
+  app.get("/account/stations/:id/delete", async (req, reply) => {
+    const user = await requireUser(req, reply);
+    if (!user) return reply;
+    const station = await ownStation(user, (req.params as { id: string }).id);
+    if (!station) return notFound(req, reply);
+    return confirmPage(
+      req,
+      reply,
+      "Delete station",
+      html`<p>Delete station <strong>${station.name}</strong>? It accepts nothing more (within half a minute)${station.plainPort !== null ? html`, its port ${station.plainPort} is released` : ""}${station.shared ? ", and it is no longer shared" : ""}. The positions it delivered stay in your account.</p>`,
+      `/account/stations/${station.id}/delete`,
+      "Delete station",
+      `/account/stations/${station.id}`,
+    );
+  });
+
+  app.post("/account/stations/:id/delete", async (req, reply) => {
+    const user = await requireUser(req, reply);
+    if (!user) return reply;
+    const station = await ownStation(user, (req.params as { id: string }).id);
+    if (!station || !(await ctx.pipeline.services.stations.deleteStation(station.id))) return notFound(req, reply);
+    return reply.redirect("/account/stations?done=deleted", 303);
   });
 }

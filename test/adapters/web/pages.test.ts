@@ -278,6 +278,37 @@ describe("account pages", () => {
     assert.match(bad.body, /role="alert"/);
   });
 
+  test("a station is deleted from its page after a confirm step: gone from the list, refused at ingest, its port released", async () => {
+    const { station, secret } = await t.service.services.stations.createStation(accountId, "to go", { plainPort: true, shared: true });
+    const at = `/account/stations/${station.id}`;
+    assert.match((await b.get(at)).body, /Delete this station…/);
+    const confirm = await b.get(`${at}/delete`);
+    assert.equal(confirm.statusCode, 200);
+    assert.match(confirm.body, /its port \d+ is released/);
+    const deleted = await b.post(`${at}/delete`, {}, `${at}/delete`);
+    assert.equal(deleted.statusCode, 303);
+    assert.equal(deleted.headers.location, "/account/stations?done=deleted");
+    const list = await b.get("/account/stations?done=deleted");
+    assert.match(list.body, /The station is deleted/);
+    assert.doesNotMatch(list.body, />to go</);
+    assert.equal(await t.service.services.stations.getStation(station.id), null);
+    t.service.ingest.directory.forget();
+    assert.equal(await t.service.ingest.directory.bySecret(secret), null, "its secret is refused");
+    assert.ok(!(await t.service.services.stations.receiverStations()).some((s) => s.id === station.id), "no port listened on for it");
+    assert.ok(!(await t.service.services.stations.sharedStations()).some((s) => s.id === station.id), "no longer shared");
+    tick();
+    assert.equal((await b.get(at)).statusCode, 404);
+    assert.equal((await b.post(`${at}/delete`, {}, "/account/stations")).statusCode, 404, "deleting twice finds nothing");
+    const other = await t.key("pro", "keeps theirs");
+    const theirs = await t.service.services.stations.createStation(other.accountId, "theirs too");
+    for (const ref of [String(theirs.station.id), "abc", "0", "99999999999"]) {
+      tick();
+      assert.equal((await b.get(`/account/stations/${ref}/delete`)).statusCode, 404, ref);
+      assert.equal((await b.post(`/account/stations/${ref}/delete`, {}, "/account/stations")).statusCode, 404, ref);
+    }
+    assert.ok(await t.service.services.stations.getStation(theirs.station.id), "another account's station is untouched");
+  });
+
   test("every page has the header's search box, a plain GET form to /search", async () => {
     for (const [who, path] of [...[...PAGES, "/account/stations/abc"].map((p) => [b, p] as const), ...["/", "/login", "/docs/api", "/docs/errors", "/docs/webhooks", "/search", "/search?q=zz"].map((p) => [new Browser(t), p] as const)]) {
       tick();

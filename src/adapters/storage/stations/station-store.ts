@@ -7,7 +7,7 @@ import type { Clock } from "../../../interfaces/clock.ts";
 import type { Database, StationsTable } from "../schema.ts";
 import type { SecretBox } from "../accounts/secret-box.ts";
 
-type StationRow = Omit<StationsTable, "id" | "share_redistribution" | "share_commercial"> & { id: number; share_redistribution: number; share_commercial: number };
+type StationRow = Omit<StationsTable, "id" | "share_redistribution" | "share_commercial" | "deleted_at"> & { id: number; share_redistribution: number; share_commercial: number; deleted_at: number | null };
 
 function toStation(r: StationRow): Station {
   return {
@@ -136,7 +136,7 @@ export class SqlStationStore implements StationStore {
 
   async getStation(id: number): Promise<Station | null> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-    const r = await this.#db.selectFrom("stations").selectAll().where("id", "=", id).executeTakeFirst();
+    const r = await this.#db.selectFrom("stations").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
     return r ? toStation(r) : null;
   }
 
@@ -159,8 +159,27 @@ export class SqlStationStore implements StationStore {
     return row ? { station: toStation(row), secret } : null;
   }
 
+  /**
+   * Deletes a station as its owner sees it: gone from the list and accepting nothing (a new
+   * secret and UDP key nobody knows; plain port, connect-out and sharing released). The row
+   * stays, so what it delivered keeps its station and stays the owner's (migration 0030).
+   */
+  async deleteStation(stationId: number): Promise<boolean> {
+    if (!Number.isSafeInteger(stationId) || stationId < 1 || stationId > 2_147_483_647) return false;
+    const row = await this.#db
+      .updateTable("stations")
+      .set({ ...this.#credentials(newSecret("mds_st")), shared: 0, plain_port: null, connect_to: null, deleted_at: this.#clock.now() })
+      .where("id", "=", stationId)
+      .where("deleted_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (!row) return false;
+    this.#changes.sharingChanged?.();
+    return true;
+  }
+
   async listStations(accountId: string): Promise<Station[]> {
-    const rows = await this.#db.selectFrom("stations").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
+    const rows = await this.#db.selectFrom("stations").selectAll().where("account_id", "=", accountId).where("deleted_at", "is", null).orderBy("id").execute();
     return rows.map(toStation);
   }
 
