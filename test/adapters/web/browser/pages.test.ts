@@ -110,6 +110,7 @@ describe("browser: every page is accessible, with and without script", { skip: N
       assert.equal(await page.locator("#new-secret").count(), 0, "the secret once; the recipe stays");
       assert.equal(await page.locator("#recipe").count(), 1);
       await visit("station-rotate-confirm", `${stationPage}/rotate`);
+      await visit("station-delete-confirm", `${stationPage}/delete`);
       await visit("zones", "/account/zones");
       assert.equal(await page.locator("#zone-map-figure").isVisible(), javaScriptEnabled, "the map shows only with script");
       await visit("consent", authUrl.pathname + authUrl.search);
