@@ -91,6 +91,9 @@ for (const engine of ENGINES) {
       assert.equal(await t.service.services.stations.deleteStation(0), false);
       assert.equal(await t.service.services.stations.getStation(station.id), null);
       assert.deepEqual(await t.service.services.stations.listStations(a.id), []);
+      // Nothing brings it back: no new secret, no settings, no port.
+      assert.equal(await t.service.services.stations.rotateSecret(station.id), null);
+      assert.equal(await t.service.services.stations.updateStation(station.id, { shared: true, plainPort: true }), null);
       assert.equal(await t.service.services.positions.stationBySecretHash(hashSecret(secret)), null);
       assert.ok(!(await t.service.services.stations.receiverStations()).some((s) => s.id === station.id));
       assert.ok(!(await t.service.services.stations.sharedStations()).some((s) => s.id === station.id));

@@ -101,7 +101,7 @@ export class SqlStationStore implements StationStore {
     if (settings.connect !== undefined) set.connect_to = settings.connect;
     if (settings.plainPort === false) set.plain_port = null;
     if (Object.keys(set).length > 0) {
-      const r = await this.#db.updateTable("stations").set(set).where("id", "=", id).executeTakeFirst();
+      const r = await this.#db.updateTable("stations").set(set).where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
       if (r.numUpdatedRows === 0n) return null;
       if (set.shared !== undefined || set.share_redistribution !== undefined || set.share_commercial !== undefined || set.source_name !== undefined) this.#changes.sharingChanged?.();
     }
@@ -112,7 +112,7 @@ export class SqlStationStore implements StationStore {
   /** The lowest free port of the range; a concurrent create taking it first makes us try the next. */
   async #allocatePort(id: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.#db.selectFrom("stations").select("plain_port").where("id", "=", id).executeTakeFirst();
+      const current = await this.#db.selectFrom("stations").select("plain_port").where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
       if (!current || current.plain_port !== null) return;
       const used = new Set(
         (await this.#db.selectFrom("stations").select("plain_port").where("plain_port", ">=", this.#ports.from).where("plain_port", "<=", this.#ports.to).execute()).map((r) => r.plain_port),
@@ -155,7 +155,8 @@ export class SqlStationStore implements StationStore {
 
   async rotateSecret(stationId: number): Promise<{ station: Station; secret: string } | null> {
     const secret = newSecret("mds_st");
-    const row = await this.#db.updateTable("stations").set(this.#credentials(secret)).where("id", "=", stationId).returningAll().executeTakeFirst();
+    // A deleted station gets no working secret back.
+    const row = await this.#db.updateTable("stations").set(this.#credentials(secret)).where("id", "=", stationId).where("deleted_at", "is", null).returningAll().executeTakeFirst();
     return row ? { station: toStation(row), secret } : null;
   }
 
