@@ -113,6 +113,20 @@ ${!r.ok
   const notFound = (req: FastifyRequest, reply: FastifyReply) =>
     sendPage(req, reply, { title: "Station not found", current: "/account/stations" }, html`${flash("error", "No such station in this account.")}<p><a href="/account/stations">Back to stations</a></p>`, 404);
 
+  /** A route of one of the user's own stations: signed in, and the station theirs; anything else is the not-found page. */
+  const ownRoute = (method: "GET" | "POST", path: string, handle: (req: FastifyRequest, reply: FastifyReply, station: Station) => Promise<unknown>) =>
+    app.route({
+      method,
+      url: `/account/stations/:id${path}`,
+      handler: async (req, reply) => {
+        const user = await requireUser(req, reply);
+        if (!user) return reply;
+        const station = await ownStation(user, (req.params as { id: string }).id);
+        if (!station) return notFound(req, reply);
+        return handle(req, reply, station);
+      },
+    });
+
   app.get("/account/stations", async (req, reply) => {
     const user = await requireUser(req, reply);
     if (!user) return reply;
@@ -129,11 +143,7 @@ ${!r.ok
     return reply.redirect(`/account/stations/${station.id}`, 303);
   });
 
-  app.get("/account/stations/:id", async (req, reply) => {
-    const user = await requireUser(req, reply);
-    if (!user) return reply;
-    const station = await ownStation(user, (req.params as { id: string }).id);
-    if (!station) return notFound(req, reply);
+  ownRoute("GET", "", async (req, reply, station) => {
     const made = takeFlash(req, reply);
     const secret = made?.kind === "station-secret" && made.station === String(station.id) ? made.secret : undefined;
     const done = String((req.query as Record<string, unknown>).done ?? "");
@@ -154,11 +164,7 @@ ${recipes({ base, host: new URL(base).hostname, ports: portsOf(), station })}
   });
 
   // Rotating asks first on a page of its own (works without script): the receiver stops being accepted until it has the new secret.
-  app.get("/account/stations/:id/rotate", async (req, reply) => {
-    const user = await requireUser(req, reply);
-    if (!user) return reply;
-    const station = await ownStation(user, (req.params as { id: string }).id);
-    if (!station) return notFound(req, reply);
+  ownRoute("GET", "/rotate", async (req, reply, station) => {
     return confirmPage(
       req,
       reply,
@@ -170,22 +176,14 @@ ${recipes({ base, host: new URL(base).hostname, ports: portsOf(), station })}
     );
   });
 
-  app.post("/account/stations/:id/rotate", async (req, reply) => {
-    const user = await requireUser(req, reply);
-    if (!user) return reply;
-    const station = await ownStation(user, (req.params as { id: string }).id);
-    if (!station) return notFound(req, reply);
+  ownRoute("POST", "/rotate", async (req, reply, station) => {
     const rotated = await ctx.pipeline.services.stations.rotateSecret(station.id);
     if (!rotated) return notFound(req, reply);
     setFlash(req, reply, { kind: "station-secret", station: String(station.id), secret: rotated.secret });
     return reply.redirect(`/account/stations/${station.id}?done=rotated`, 303);
   });
 
-  app.get("/account/stations/:id/delete", async (req, reply) => {
-    const user = await requireUser(req, reply);
-    if (!user) return reply;
-    const station = await ownStation(user, (req.params as { id: string }).id);
-    if (!station) return notFound(req, reply);
+  ownRoute("GET", "/delete", async (req, reply, station) => {
     return confirmPage(
       req,
       reply,
@@ -197,11 +195,8 @@ ${recipes({ base, host: new URL(base).hostname, ports: portsOf(), station })}
     );
   });
 
-  app.post("/account/stations/:id/delete", async (req, reply) => {
-    const user = await requireUser(req, reply);
-    if (!user) return reply;
-    const station = await ownStation(user, (req.params as { id: string }).id);
-    if (!station || !(await ctx.pipeline.services.stations.deleteStation(station.id))) return notFound(req, reply);
+  ownRoute("POST", "/delete", async (req, reply, station) => {
+    if (!(await ctx.pipeline.services.stations.deleteStation(station.id))) return notFound(req, reply);
     return reply.redirect("/account/stations?done=deleted", 303);
   });
 }
