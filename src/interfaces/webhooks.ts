@@ -115,6 +115,8 @@ export interface WebhookStore {
   rotateSecret(accountId: string, id: number, secret: string, previousUntil: number, now: number): Promise<WebhookEndpoint | null>;
   /** Turns a turned-off endpoint on again and clears its failure streak. */
   enableEndpoint(accountId: string, id: number, now: number): Promise<WebhookEndpoint | null>;
+  /** Turns an endpoint off (its owner's choice, `reason` saying so); alerts meanwhile are logged as skipped. */
+  disableEndpoint(accountId: string, id: number, reason: string, now: number): Promise<WebhookEndpoint | null>;
 
   /**
    * Records alerts, one event each, and fans each out to the account's endpoints (a pending

@@ -6,6 +6,7 @@ import { webhooksDelete } from "./account.webhooks.delete.ts";
 import { webhooksTest } from "./account.webhooks.test.ts";
 import { webhooksRotate } from "./account.webhooks.rotate.ts";
 import { webhooksEnable } from "./account.webhooks.enable.ts";
+import { webhooksDisable } from "./account.webhooks.disable.ts";
 import { webhooksDeliveries } from "./account.webhooks.deliveries.ts";
 import { deliveriesRetry } from "./account.deliveries.retry.ts";
 import { zonesCreate } from "./account.zones.create.ts";
@@ -71,6 +72,7 @@ export const OPERATIONS: readonly Operation[] = [
   webhooksTest,
   webhooksRotate,
   webhooksEnable,
+  webhooksDisable,
   webhooksDeliveries,
   deliveriesRetry,
   zonesCreate,

@@ -184,8 +184,13 @@ describe("public pages", () => {
       assert.equal(cells.length, heads.length, body);
       return Object.fromEntries(heads.map((h, i) => [h, cells[i]!]));
     };
-    const was = counts24h(before);
-    assert.deepEqual(Object.keys(was).sort(), ["Total", "northeast-bound", "southwest-bound"]);
+    // No station covers the strait yet: the page says so instead of showing zeros as a fact, and tells a visitor why.
+    assert.match(before, /<p id="counts" class="notice">No coverage: [^<]*not known \(not zero\)\./);
+    assert.match(before, /<p id="series" class="notice">No coverage:/);
+    assert.match(before, /without an account you see only stations their owners share/);
+    // The series as JSON is not a link an anonymous visitor would get a 401 from: it points at the API reference.
+    assert.doesNotMatch(before, /href="\/api\/v1\/waterways/);
+    assert.match(before, /<a href="\/docs\/api#waterways\.transits">/);
     // The map's data: the gate as a line of two or more ends.
     const m = /data-map="([^"]*)"/.exec(before);
     const map = JSON.parse(m![1]!.replace(/&quot;/g, '"')) as { lines: { coordinates: [number, number][] }[] };
@@ -209,12 +214,25 @@ describe("public pages", () => {
 
     const after = main((await page(t, url)).body);
     const now = counts24h(after);
-    assert.equal(now.Total, was.Total! + 1);
-    assert.equal(now["southwest-bound"], was["southwest-bound"]! + 1);
-    assert.equal(now["northeast-bound"], was["northeast-bound"]);
+    assert.deepEqual(now, { "northeast-bound": 0, "southwest-bound": 1, Total: 1 });
     assert.match(after, /<svg class="chart" role="img" aria-labelledby="chart-transits-per-day"/);
     assert.match(after, /<table id="series">/);
-    assert.match(after, new RegExp(`station:${shared.id}`));
+    // The station by its name, not its source id.
+    assert.match(after, /<dt>Stations<\/dt><dd>shared-dover-page<\/dd>/);
+    assert.doesNotMatch(after, new RegExp(`station:${shared.id}`));
+  });
+
+  it("every kind of public page has the header's search box; its suggestions are the visitor's search hits with their pages", async () => {
+    const kinds = [`/vessel/${SHARED_IMO}-heard-aland`, "/port/NLRTM", "/flag/PA", "/wreck/14296-algeria", "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc", "/waterway/chokepoint9-dover-strait", "/search?q=rotterdam", "/vessel/9999999"];
+    for (const url of kinds) {
+      const r = await page(t, url);
+      assert.match(r.body, /<form method="get" action="\/search" role="search" class="site-search"[^>]*>.*<input id="site-q" name="q"/, url);
+    }
+    const s = (await page(t, "/search/suggestions?q=rotterdam")).json() as { suggestions: { label: string; name: string; page: string }[] };
+    assert.ok(s.suggestions.length >= 1 && s.suggestions.length <= 8, JSON.stringify(s));
+    assert.ok(s.suggestions.some((x) => x.page === "/port/NLRTM" && /Rotterdam/i.test(x.name) && x.label.endsWith("(port)")), JSON.stringify(s));
+    const heard = (await page(t, "/search/suggestions?q=heard%20aland")).json() as { suggestions: { page: string }[] };
+    assert.ok(heard.suggestions.some((x) => x.page === `/vessel/${SHARED_IMO}-heard-aland`), JSON.stringify(heard));
   });
 
   it("pages carry an ETag; asking again with it is a 304 without a body", async () => {
@@ -436,7 +454,7 @@ describe("public pages: the sources file's `web` use", () => {
     const body = main(r.body);
     assert.doesNotMatch(body, /id="emissions"/);
     assert.doesNotMatch(body, /class="chart"/);
-    assert.match(body, /<li data-section="emissions"><strong>Emissions<\/strong>: source <code>emsa_mrv<\/code> does not permit showing its facts on web pages\.<\/li>/);
+    assert.match(body, /<li data-section="emissions"><strong>Emissions<\/strong>: source <strong title="emsa_mrv">EU MRV emissions \(EMSA THETIS-MRV\)<\/strong> does not permit showing its facts on web pages\.<\/li>/);
     assert.match(body, /<li data-section="particulars">/);
     const api = (await t.service.app.inject({ method: "GET", url: `/api/v1/vessels/${imo}`, remoteAddress: "10.8.0.2" })).json() as Record<string, any>;
     assert.ok(Array.isArray(api.data.emissions) && api.data.emissions.length > 0);

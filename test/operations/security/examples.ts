@@ -79,6 +79,7 @@ export const EXAMPLES: Record<string, Example> = {
   "account.webhooks.test": { owned: endpoint, bad: { param: "id", path: { id: "wh_" } } },
   "account.webhooks.rotate": { owned: endpoint, body: { graceHours: 24 }, bad: { param: "graceHours", body: { graceHours: -1 } } },
   "account.webhooks.enable": { owned: endpoint, bad: { param: "id", path: { id: "wh_-1" } } },
+  "account.webhooks.disable": { owned: endpoint, bad: { param: "id", path: { id: "wh_0x1" } } },
   "account.webhooks.deliveries": { owned: endpoint, bad: { param: "limit", query: { limit: "101" } } },
   "account.deliveries.retry": {
     owned: async (o) => {

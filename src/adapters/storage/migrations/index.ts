@@ -22,6 +22,7 @@ import { creditBatches } from "./0023-credit-batches.ts";
 import { vesselEvents } from "./0024-vessel-events.ts";
 import { sanctionsFeedOrder } from "./0025-sanctions-feed-order.ts";
 import { watchlists } from "./0027-watchlists.ts";
+import { stationDeletion } from "./0030-station-deletion.ts";
 import { openGaps } from "./0031-open-gaps.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
@@ -54,6 +55,7 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0024_vessel_events": vesselEvents(types),
     "0025_sanctions_feed_order": sanctionsFeedOrder(),
     "0027_watchlists": watchlists(types),
+    "0030_station_deletion": stationDeletion(types),
     "0031_open_gaps": openGaps(),
   };
 }

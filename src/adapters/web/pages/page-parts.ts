@@ -35,6 +35,26 @@ export function utc(iso: string | null | undefined): string {
 }
 
 /**
+ * Why a visitor without an account sees few or no positions: AIS comes from receiving
+ * stations, and without an account only shared stations' last 24 hours may be shown.
+ */
+export function visitorPositionsNote(): Html {
+  return html`<span class="visitor-positions">Positions come from receiving stations: without an account you see only stations their owners share, over the last 24 hours. <a href="/login">Sign in</a> to see your own stations and your plan's history.</span>`;
+}
+
+/**
+ * A source as a person reads it: its name from the sources file ("EU MRV emissions" rather
+ * than `emsa_mrv`); a private station, governed by the file's `station` entry, is that entry's
+ * name and its number. An id the service does not know is shown as it is.
+ */
+export function sourceName(registry: SourceRegistry, id: string): string {
+  const s = registry.get(id);
+  if (!s) return id;
+  const station = /^station:(\d+)$/.exec(id);
+  return station && s.id !== id ? `${s.name} (station ${station[1]})` : s.name;
+}
+
+/**
  * Why a section is missing, in words: which source does not permit which use. The sources
  * file says what each permits; a source it does not know permits nothing.
  */
@@ -94,7 +114,7 @@ export function withheldSection(all: readonly WithheldEntry[], registry: SourceR
   const entries = [...merged.values()].filter((e) => e.section !== TYPE_AND_FLAG_SECTION);
   const rule = byRule.map(
     (e) =>
-      html`<p class="hint" id="not-in-hits" data-section="${e.section}">Vessel type and flag are not part of search results${e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "vessel" : "vessels"} listed)` : ""}: open a vessel's page to see them${e.sources.length > 0 ? html`; for these vessels they come from ${e.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}` : ""}. This is how search results are made, not a restriction of any source.</p>`,
+      html`<p class="hint" id="not-in-hits" data-section="${e.section}">Vessel type and flag are not part of search results${e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "vessel" : "vessels"} listed)` : ""}: open a vessel's page to see them${e.sources.length > 0 ? html`; for these vessels they come from ${e.sources.map((s, i) => html`${i > 0 ? ", " : ""}${sourceName(registry, s)}`)}` : ""}. This is how search results are made, not a restriction of any source.</p>`,
   );
   if (entries.length === 0) return html`${rule}<section aria-labelledby="withheld-h"><h2 id="withheld-h">Withheld</h2><p id="withheld-none">Nothing on this page is withheld.</p></section>`;
   return html`${rule}<section aria-labelledby="withheld-h" id="withheld"><h2 id="withheld-h">Withheld</h2>
@@ -102,7 +122,7 @@ export function withheldSection(all: readonly WithheldEntry[], registry: SourceR
 <ul>${entries.map((e) => {
     const what = pageWords[e.section] ?? SECTION_WORDS[e.section] ?? e.section;
     const rows = e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "row" : "rows"})` : "";
-    return html`<li data-section="${e.section}"><strong>${what}</strong>${rows}: ${e.sources.map((s, i) => html`${i > 0 ? "; " : ""}source <code>${s}</code> ${whyWithheld(registry, s, commercialPlan)}`)}.</li>`;
+    return html`<li data-section="${e.section}"><strong>${what}</strong>${rows}: ${e.sources.map((s, i) => html`${i > 0 ? "; " : ""}source <strong title="${s}">${sourceName(registry, s)}</strong> ${whyWithheld(registry, s, commercialPlan)}`)}.</li>`;
   })}</ul></section>`;
 }
 
