@@ -3,6 +3,7 @@ import type { DerivedFeedTable, DerivedStateTable, FeedsTable, GateCoverageTable
 import type { AlertCursorsTable, AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable, AlertsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable, ZoneFeedTable, ZonePresenceTable } from "./tables/alerts.ts";
 import type { CompanyFleetTable, CompanyNameTermsTable, CompanyRecordsTable, DatasetsTable, FlagsTable, InspectionsTable, PortsTable, WrecksTable } from "./tables/reference.ts";
 import type { SanctionsChangesTable, SanctionsDesignationsTable, SanctionsEventsTable, SanctionsFetchesTable, SanctionsIdentifiersTable, SanctionsListsTable, SanctionsVersionsTable } from "./tables/sanctions.ts";
+import type { ScreeningKeysTable, ScreeningReceiptsTable } from "./tables/screenings.ts";
 import type { VesselAisSyncedTable, VesselEmissionsTable, VesselFleetTable, VesselIdentifiersTable, VesselNameTermsTable, VesselNamesTable, VesselRegistryStateTable, VesselsTable } from "./tables/vessels.ts";
 
 export type * from "./tables/accounts.ts";
@@ -10,6 +11,7 @@ export type * from "./tables/ais.ts";
 export type * from "./tables/alerts.ts";
 export type * from "./tables/reference.ts";
 export type * from "./tables/sanctions.ts";
+export type * from "./tables/screenings.ts";
 export type * from "./tables/vessels.ts";
 
 /**
@@ -78,4 +80,6 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
   feeds: FeedsTable;
+  screening_receipts: ScreeningReceiptsTable;
+  screening_keys: ScreeningKeysTable;
 }
