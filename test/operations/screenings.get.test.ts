@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { createHash, createPublicKey, verify } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
 import { SqlReceiptSigner } from "../../src/adapters/storage/screenings/receipt-signer.ts";
 import { loadSecretBox } from "../../src/adapters/storage/accounts/secret-keys.ts";
@@ -8,6 +13,7 @@ import { billingPeriod } from "../../src/operations/billing-period.ts";
 import { PLANS } from "../../src/domain/plans.ts";
 import { execute } from "../../src/operations/execute.ts";
 import { screen } from "../../src/operations/screen.ts";
+import { PROJECT_ROOT } from "../../src/main.ts";
 import { ENGINES, get, startTestService, type TestService } from "../helpers/service.ts";
 import { importFile, OFAC_2024_05_03 } from "../helpers/sanctions.ts";
 
@@ -104,6 +110,24 @@ for (const engine of ENGINES) {
       // And one byte of the time, and one of the signature itself.
       assert.equal(await verifyReceipt(receiptText.replace(/"screenedAt": "(\d)/, (_m, d: string) => `"screenedAt": "${(Number(d) + 1) % 10}`), keysUrl), false);
       assert.equal(await verifyReceipt(receiptText.replace(/"value": "(.)/, (_m, c: string) => `"value": "${c === "A" ? "B" : "A"}`), keysUrl), false);
+    });
+
+    it("the verifier docs/screening-receipts.md gives, run as written, says valid, and INVALID once the receipt is changed", async () => {
+      const doc = readFileSync(join(PROJECT_ROOT, "docs/screening-receipts.md"), "utf8");
+      const script = /```js\n([\s\S]*?)```/.exec(doc)![1]!;
+      const dir = mkdtempSync(join(tmpdir(), "mds-verify-"));
+      try {
+        writeFileSync(join(dir, "verify.mjs"), script);
+        const id = (await get(t, "/api/v1/screen?ids=9187629", mine.key)).body.screeningId;
+        const receipt = (await get(t, `/api/v1/screenings/${id}`, mine.key)).body.data;
+        writeFileSync(join(dir, "receipt.json"), JSON.stringify(receipt));
+        writeFileSync(join(dir, "changed.json"), JSON.stringify({ ...receipt, screenedAt: "2020-01-01T00:00:00.000Z" }));
+        const run = async (file: string) => (await promisify(execFile)(process.execPath, [join(dir, "verify.mjs"), join(dir, file), base])).stdout.trim();
+        assert.equal(await run("receipt.json"), "valid");
+        assert.equal(await run("changed.json"), "INVALID: the receipt was changed");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it("the key set is public, one Ed25519 key whose private half is stored sealed", async () => {

@@ -31,6 +31,8 @@ const SOURCE_FREE = new Set([
   "usage.get",
   "sources.list",
   "me.stations",
+  // A receipt serves back an answer already judged when it was made, as it was sent (the signature covers it); its own envelope names no source.
+  "screenings.get",
   ...OPERATIONS.filter((op) => op.id.startsWith("account.")).map((op) => op.id),
 ]);
 
