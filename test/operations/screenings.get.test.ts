@@ -191,6 +191,20 @@ for (const engine of ENGINES) {
       assert.equal(await receiptCount(t), before + 1);
     });
 
+    it("an operation with receipt: \"screening\" whose run names no list versions fails, refunded and without a receipt, instead of keeping half a receipt", async () => {
+      const before = await receiptCount(t);
+      const forgetful = { ...screen, run: async (...a: Parameters<typeof screen.run>) => ({ ...(await screen.run(...a)), listVersions: undefined }) };
+      const principal = await t.service.pipeline.auth.authenticate(`Bearer ${mine.key}`, true, "127.0.0.1");
+      const used = async () => (await get(t, "/api/v1/usage", mine.key)).body.data.credits.used as number;
+      const usedBefore = await used();
+      const r = await execute(t.service.pipeline, forgetful, principal, { params: {}, query: { ids: "9187629" }, baseUrl: "http://x", requestId: "req_forgetful" });
+      assert.equal(r.ok, false);
+      assert.equal(!r.ok && r.error.code, "internal_error");
+      assert.equal(r.metering.credits.cost, 0);
+      assert.equal(await used(), usedBefore);
+      assert.equal(await receiptCount(t), before);
+    });
+
     it("receipts past SCREENING_RETENTION (5 years by default) are swept; younger ones stay", async () => {
       const old = (await get(t, "/api/v1/screen?ids=9187629", mine.key)).body.screeningId;
       t.clock.t += 2 * 365 * 86_400_000;
