@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SanctionsListKey } from "../domain/sanctions/designation.ts";
+import { canonicalJson } from "../domain/screenings/canonical-json.ts";
 import { RECEIPT_FORMAT, type ListVersionUsed, type ReceiptBody } from "../domain/screenings/receipt.ts";
 import type { SanctionsListState } from "../interfaces/sanctions.ts";
 import type { Answer } from "./answer.ts";
@@ -55,19 +56,19 @@ export interface ReceiptFacts {
 export async function keepReceipt(services: Services, f: ReceiptFacts): Promise<void> {
   // A screening operation that does not say which versions it read is a bug, not an answer to keep.
   if (!f.listVersions) throw new Error(`operation ${f.op.id} has receipt: "screening" but its run() returned no listVersions`);
-  // The answer as JSON, exactly as REST serializes it (MCP sends the same object with commercialScope added).
-  const answer = JSON.parse(JSON.stringify(envelopeOf(f.op, f.answer, f.call))) as Record<string, unknown>;
-  const input: Record<string, unknown> = { ...f.call.query, ...f.call.params, ...(f.op.body && f.call.body !== undefined ? { body: f.call.body } : {}) };
   const body: ReceiptBody = {
     format: RECEIPT_FORMAT,
     screeningId: f.screeningId,
     screenedAt: new Date(f.screenedAt).toISOString(),
     operation: { id: f.op.id, method: f.op.method, path: f.op.path },
-    input: JSON.parse(JSON.stringify(input)) as Record<string, unknown>,
+    input: { ...f.call.query, ...f.call.params, ...(f.op.body && f.call.body !== undefined ? { body: f.call.body } : {}) },
     requestedBy: { accountId: f.billing.accountId, credentialId: f.billing.credentialId },
     listVersions: f.listVersions,
-    answer,
+    // The envelope REST serializes (MCP sends the same object with commercialScope added); its canonical form is that of the JSON sent.
+    answer: envelopeOf(f.op, f.answer, f.call),
   };
-  const signature = await services.receiptSigner.sign(body);
-  await services.screenings.record({ ...body, signature });
+  // Canonicalized once: the text is what is signed and what is stored.
+  const canonical = canonicalJson(body);
+  const signature = await services.receiptSigner.sign(canonical);
+  await services.screenings.record(body, canonical, signature);
 }

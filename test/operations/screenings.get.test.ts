@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { after, before, describe, it } from "node:test";
+import { canonicalJson } from "../../src/domain/screenings/canonical-json.ts";
 import { SqlReceiptSigner } from "../../src/adapters/storage/screenings/receipt-signer.ts";
 import { loadSecretBox } from "../../src/adapters/storage/accounts/secret-keys.ts";
 import { sweepReceipts } from "../../src/compose/receipt-sweep.ts";
@@ -230,7 +231,7 @@ for (const engine of ENGINES) {
       for (const set of sets) assert.deepEqual(set, sets[0]);
       assert.equal(sets[0]!.length, 1);
       const body = { format: "mds.screening-receipt/1" as const, screeningId: "scr_0000000000000000000000", screenedAt: "2026-11-20T12:00:00.000Z", operation: { id: "screen", method: "GET", path: "/api/v1/screen" }, input: {}, requestedBy: { accountId: "acc_x", credentialId: "key_x" }, listVersions: [], answer: {} };
-      const kids = await Promise.all([...signers, t.service.services.receiptSigner].map(async (s) => (await s.sign(body)).kid));
+      const kids = await Promise.all([...signers, t.service.services.receiptSigner].map(async (s) => (await s.sign(canonicalJson(body))).kid));
       assert.deepEqual(new Set(kids), new Set([sets[0]![0]!.kid]));
     });
   });

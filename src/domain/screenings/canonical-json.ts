@@ -12,52 +12,96 @@
  *   JSON.stringify also uses for a finite number; -0 is written 0;
  * - literals: true, false, null.
  *
- * A value JSON cannot carry exactly (undefined, a function, NaN or an infinity, a string with a
+ * An object member whose value is `undefined` is left out, as JSON.stringify leaves it out, so
+ * the canonical form of an answer is that of the JSON the caller was sent. Any other value JSON
+ * cannot carry exactly (undefined in an array, a function, NaN or an infinity, a string with a
  * lone surrogate, which RFC 8785 3.2.2.2 and I-JSON forbid) is refused rather than written in
  * some form a verifier could not reproduce.
  */
 
 export class NotCanonicalizable extends Error {
-  constructor(path: string, why: string) {
-    super(`${path || "the value"} cannot be canonicalized: ${why}`);
+  /** Where in the value, e.g. `.answer.data[3].name`; built on the way out, so the walk itself makes no paths. */
+  path = "";
+  readonly why: string;
+  constructor(why: string) {
+    super(`the value cannot be canonicalized: ${why}`);
     this.name = "NotCanonicalizable";
+    this.why = why;
+  }
+
+  within(segment: string): this {
+    this.path = `${segment}${this.path}`;
+    this.message = `${this.path} cannot be canonicalized: ${this.why}`;
+    return this;
   }
 }
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function canonicalJson(value: unknown): string {
-  return write(value, "");
+  const out: string[] = [];
+  write(value, out);
+  return out.join("");
 }
 
-/** The canonical form as the bytes that are signed: UTF-8 (RFC 8785 3.2.4). */
-export function canonicalBytes(value: unknown): Uint8Array {
-  return new TextEncoder().encode(canonicalJson(value));
-}
-
-function write(value: unknown, path: string): string {
-  if (value === null) return "null";
+/** Appends the canonical text of `value` to `out` (one join at the end: a receipt holds thousands of values). */
+function write(value: unknown, out: string[]): void {
+  if (value === null) {
+    out.push("null");
+    return;
+  }
   switch (typeof value) {
     case "boolean":
-      return value ? "true" : "false";
+      out.push(value ? "true" : "false");
+      return;
     case "number":
-      if (!Number.isFinite(value)) throw new NotCanonicalizable(path, `${value} is not a JSON number`);
-      // Object.is(-0, 0) is false, but both are written "0" (JSON.stringify does the same).
-      return JSON.stringify(value);
+      if (!Number.isFinite(value)) throw new NotCanonicalizable(`${value} is not a JSON number`);
+      // ECMAScript's Number-to-String, which JSON.stringify uses too; -0 is written "0".
+      out.push(String(value));
+      return;
     case "string":
-      if (LONE_SURROGATE.test(value)) throw new NotCanonicalizable(path, "a string holds a lone surrogate");
-      return JSON.stringify(value);
+      out.push(quoted(value));
+      return;
     case "object": {
-      if (Array.isArray(value)) return `[${value.map((v, i) => write(v, `${path}[${i}]`)).join(",")}]`;
+      if (Array.isArray(value)) {
+        out.push("[");
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out.push(",");
+          try {
+            write(value[i], out);
+          } catch (e) {
+            throw e instanceof NotCanonicalizable ? e.within(`[${i}]`) : e;
+          }
+        }
+        out.push("]");
+        return;
+      }
       // A Date, Map or class instance has no one JSON form of its own: only plain objects are members.
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) throw new NotCanonicalizable(path, "only plain objects, arrays, strings, numbers, booleans and null are JSON values");
-      const entries = Object.entries(value as Record<string, unknown>);
-      // Default string order is by UTF-16 code units, as RFC 8785 asks (not by code point or locale).
-      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return `{${entries.map(([k, v]) => `${write(k, path)}:${write(v, `${path}.${k}`)}`).join(",")}}`;
+      if (proto !== Object.prototype && proto !== null) throw new NotCanonicalizable("only plain objects, arrays, strings, numbers, booleans and null are JSON values");
+      // The default sort compares UTF-16 code units, as RFC 8785 asks (not code points, not a locale).
+      const names = Object.keys(value).sort();
+      out.push("{");
+      let first = true;
+      for (const name of names) {
+        const member = (value as Record<string, unknown>)[name];
+        if (member === undefined) continue;
+        if (!first) out.push(",");
+        first = false;
+        try {
+          out.push(quoted(name), ":");
+          write(member, out);
+        } catch (e) {
+          throw e instanceof NotCanonicalizable ? e.within(`.${name}`) : e;
+        }
+      }
+      out.push("}");
+      return;
     }
     default:
-      throw new NotCanonicalizable(path, `a ${typeof value} is not a JSON value`);
+      throw new NotCanonicalizable(`a ${typeof value} is not a JSON value`);
   }
+}
+
+function quoted(text: string): string {
+  if (!text.isWellFormed()) throw new NotCanonicalizable("a string holds a lone surrogate");
+  return JSON.stringify(text);
 }

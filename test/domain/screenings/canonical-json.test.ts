@@ -36,11 +36,17 @@ it("RFC 8785 3.2.2's example is written byte for byte, nested and without whites
   assert.equal(canonicalJson({ b: [{ d: 1, c: 2 }], a: {} }), '{"a":{},"b":[{"c":2,"d":1}]}');
 });
 
+it("an object member that is undefined is left out, as in the JSON sent", () => {
+  const value = { b: undefined, a: { c: undefined, d: [null] } };
+  assert.equal(canonicalJson(value), '{"a":{"d":[null]}}');
+  assert.equal(canonicalJson(value), canonicalJson(JSON.parse(JSON.stringify(value))));
+});
+
 it("refuses what JSON cannot carry exactly, naming where it is", () => {
   for (const [bad, where] of [
     [{ a: Number.NaN }, ".a"],
     [{ a: [1, Number.POSITIVE_INFINITY] }, ".a[1]"],
-    [{ a: undefined }, ".a"],
+    [{ a: [1, undefined] }, ".a[1]"],
     [{ a: "\ud800x" }, ".a"],
     [{ a: new Date(0) }, ".a"],
     [{ a: () => 1 }, ".a"],

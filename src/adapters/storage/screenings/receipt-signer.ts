@@ -1,7 +1,6 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import type { Kysely } from "kysely";
-import { canonicalBytes } from "../../../domain/screenings/canonical-json.ts";
-import type { ReceiptBody, ReceiptSignature } from "../../../domain/screenings/receipt.ts";
+import type { ReceiptSignature } from "../../../domain/screenings/receipt.ts";
 import type { Clock } from "../../../interfaces/clock.ts";
 import type { ReceiptPublicKey, ReceiptSigner } from "../../../interfaces/screenings.ts";
 import type { SecretBox } from "../accounts/secret-box.ts";
@@ -29,9 +28,10 @@ export class SqlReceiptSigner implements ReceiptSigner {
     this.#clock = clock;
   }
 
-  async sign(body: ReceiptBody): Promise<ReceiptSignature> {
+  async sign(canonicalBody: string): Promise<ReceiptSignature> {
     const { kid, key } = await this.#key();
-    return { alg: "EdDSA", kid, canonicalization: "RFC 8785", value: sign(null, canonicalBytes(body), key).toString("base64url") };
+    // RFC 8785 3.2.4: the canonical text is signed as UTF-8.
+    return { alg: "EdDSA", kid, canonicalization: "RFC 8785", value: sign(null, Buffer.from(canonicalBody, "utf8"), key).toString("base64url") };
   }
 
   async publicKeys(): Promise<ReceiptPublicKey[]> {

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { SignedReceipt } from "../../../domain/screenings/receipt.ts";
+import type { ReceiptBody, ReceiptSignature, SignedReceipt } from "../../../domain/screenings/receipt.ts";
 import type { ScreeningReceiptStore } from "../../../interfaces/screenings.ts";
 import type { Database } from "../schema.ts";
 
@@ -11,11 +11,10 @@ export class SqlScreeningReceiptStore implements ScreeningReceiptStore {
     this.#db = db;
   }
 
-  async record(receipt: SignedReceipt): Promise<void> {
-    const { signature, ...body } = receipt;
+  async record(body: ReceiptBody, canonicalBody: string, signature: ReceiptSignature): Promise<void> {
     await this.#db
       .insertInto("screening_receipts")
-      .values({ id: body.screeningId, account_id: body.requestedBy.accountId, screened_at: Date.parse(body.screenedAt), body: JSON.stringify(body), kid: signature.kid, signature: signature.value })
+      .values({ id: body.screeningId, account_id: body.requestedBy.accountId, screened_at: Date.parse(body.screenedAt), body: canonicalBody, kid: signature.kid, signature: signature.value })
       .execute();
   }
 

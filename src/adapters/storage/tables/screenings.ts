@@ -6,7 +6,7 @@ export interface ScreeningReceiptsTable {
   account_id: string;
   /** Epoch ms: what the retention sweep compares. */
   screened_at: number;
-  /** The signed receipt body as JSON text; re-canonicalized on reading, so whitespace and member order here do not matter. */
+  /** The receipt body's canonical text (RFC 8785): exactly the text that was signed. */
   body: string;
   kid: string;
   /** base64url Ed25519 signature over the body's RFC 8785 form. */
