@@ -16,8 +16,3 @@ export function retentionCutoff(now: number, retention: Retention): number {
   d.setUTCFullYear(d.getUTCFullYear() - retention.count);
   return d.getTime();
 }
-
-export function retentionInWords(retention: Retention): string {
-  const unit = retention.count === 1 ? retention.unit.slice(0, -1) : retention.unit;
-  return `${retention.count} ${unit}`;
-}
