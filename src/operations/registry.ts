@@ -34,6 +34,7 @@ import { portsList } from "./ports.list.ts";
 import { sanctionsList } from "./sanctions.list.ts";
 import { sanctionsChanges } from "./sanctions.changes.ts";
 import { screen } from "./screen.ts";
+import { screeningsGet } from "./screenings.get.ts";
 import { search } from "./search.ts";
 import { sourcesList } from "./sources.list.ts";
 import { usageGet } from "./usage.get.ts";
@@ -61,6 +62,7 @@ export const OPERATIONS: readonly Operation[] = [
   sanctionsChanges,
   sanctionsList,
   screen,
+  screeningsGet,
   vesselsGet,
   vesselsTrack,
   search,

@@ -11,6 +11,7 @@ import { sendResult } from "./result-reply.ts";
 import { openApiDocument } from "./openapi.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { registerMetricsRoute } from "./metrics-route.ts";
+import { registerScreeningKeysRoute } from "./screening-keys-route.ts";
 import type { Registry } from "prom-client";
 import { publicBase } from "../shared/public-base.ts";
 
@@ -139,6 +140,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
 
   app.get("/api/v1/openapi.json", async (req) => openApiDocument(options.operations, baseOf(req)));
+  registerScreeningKeysRoute(app, options.pipeline.services.receiptSigner, baseOf);
   registerMetricsRoute(app, metrics, { token: options.metricsToken, baseUrl: options.baseUrl });
   app.get("/healthz", async () => ({ ok: true }));
 

@@ -31,6 +31,8 @@ const SOURCE_FREE = new Set([
   "usage.get",
   "sources.list",
   "me.stations",
+  // A receipt serves back an answer already judged when it was made, as it was sent (the signature covers it); its own envelope names no source.
+  "screenings.get",
   // A watchlist's screening is the account's own list, but its rows are the sanctions lists' facts.
   ...OPERATIONS.filter((op) => op.id.startsWith("account.") && op.id !== "account.watchlists.screen").map((op) => op.id),
 ]);
