@@ -21,6 +21,7 @@ import { accountExtraCredits } from "./0022-account-extra-credits.ts";
 import { creditBatches } from "./0023-credit-batches.ts";
 import { vesselEvents } from "./0024-vessel-events.ts";
 import { sanctionsFeedOrder } from "./0025-sanctions-feed-order.ts";
+import { sanctionsAlertsByVersion } from "./0028-sanctions-alerts-by-version.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -51,5 +52,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0023_credit_batches": creditBatches(types),
     "0024_vessel_events": vesselEvents(types),
     "0025_sanctions_feed_order": sanctionsFeedOrder(),
+    "0028_sanctions_alerts_by_version": sanctionsAlertsByVersion(),
   };
 }
