@@ -19,6 +19,8 @@ export const SANCTIONS_CURSOR = "sanctions_versions";
 const PAGE = 500;
 /** Versions looked at per read of the version table. */
 const VERSIONS_PER_READ = 200;
+/** Alerts recorded per transaction. */
+const EMIT_SLICE = 50;
 
 export interface SanctionsAlertsDeps {
   alerts: AlertStore;
@@ -86,9 +88,18 @@ export class SanctionsAlerts {
               })
             ).filter((r) => !r.baseline);
       const alerts = await this.#alerts(rows, new Map(versions.map((v) => [v.id, v])));
-      const r = await this.#d.webhooks.emitAlerts(alerts, this.#d.clock.now(), { name: SANCTIONS_CURSOR, value: through });
-      total += r.alerts;
-      if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
+      // Recorded a slice at a time, the cursor with the last: a transaction never holds the
+      // store (SQLite's one connection) for a whole page, and between slices the event loop
+      // turns (node:sqlite answers synchronously, so without it queued API requests would
+      // wait for the whole page). A crash between slices reads the page again; the alerts'
+      // keys skip those recorded.
+      for (let i = 0; i === 0 || i < alerts.length; i += EMIT_SLICE) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        const last = i + EMIT_SLICE >= alerts.length;
+        const r = await this.#d.webhooks.emitAlerts(alerts.slice(i, i + EMIT_SLICE), this.#d.clock.now(), last ? { name: SANCTIONS_CURSOR, value: through } : undefined);
+        total += r.alerts;
+        if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
+      }
     }
   }
 
