@@ -18,7 +18,7 @@ import type { Watcher } from "../../../src/domain/alerts/watcher.ts";
 import type { VesselWatchers } from "../../../src/interfaces/alerts.ts";
 import { PROJECT_ROOT } from "../../../src/main.ts";
 import { ENGINES, startTestService, type TestService } from "../../helpers/service.ts";
-import { importBytes, ofacCsvBefore } from "../../helpers/sanctions.ts";
+import { importBytes, OFAC_2024_05_03, ofacCsvBefore } from "../../helpers/sanctions.ts";
 import { HOOK_HOST, type Receiver, startReceiver, transportFor, verifyReceived } from "../../helpers/webhooks.ts";
 import { Browser, makeUser } from "../web/helpers.ts";
 
@@ -221,6 +221,37 @@ describe("alert.sanctions under the content rules (spec 6.2)", () => {
           assert.doesNotMatch(JSON.stringify(body), /delisted|Liberia/);
         }
       });
+    });
+  }
+});
+
+describe("alert.sanctions on a version that changes more designations than one transaction records", () => {
+  for (const engine of ENGINES) {
+    it(`every alert is recorded, and the reader's position moves with the last (${engine})`, async () => {
+      const t = await startTestService({ engine, withData: false });
+      try {
+        const csv = readFileSync(OFAC_2024_05_03, "utf8");
+        await importBytes(t, "ofac", "sdn.csv", csv, { asOf: "2024-05-03" });
+        // 120 designations renamed: alerts are recorded 50 to a transaction.
+        const lines = csv.split("\r\n");
+        const renamed = lines.filter((l) => /IMO \d{7}/.test(l)).slice(0, 120);
+        const imos = renamed.map((l) => Number(/IMO (\d{7})/.exec(l)![1]));
+        const { accountId } = await t.key("pro");
+        for (const imo of new Set(imos)) await t.service.services.alerts.addFollow(accountId, { kind: "vessel", imo, mmsi: null, unlocode: null }, 1000, t.clock.now());
+        assert.equal(await t.service.alerts.sanctions!.poll(), 0, "baseline");
+        const next = lines.map((l) => (renamed.includes(l) ? l.replace(/^(\d+),"([^"]*)"/, (_m, id: string, name: string) => `${id},"${name} II"`) : l)).join("\r\n");
+        const r = await importBytes(t, "ofac", "sdn.csv", next, { asOf: "2024-05-10" });
+        assert.equal(r.changed, 120);
+        const alerts = await t.service.alerts.sanctions!.poll();
+        assert.equal(alerts, 120, "one per designation");
+        assert.equal((await bodiesOf(t, accountId)).length, 120);
+        assert.ok((await bodiesOf(t, accountId)).every((b) => b.data.alert.fact.action === "changed" && b.data.alert.subject.name.endsWith(" II")));
+        const cursor = await t.service.store.db.selectFrom("alert_cursors").select("value").where("name", "=", "sanctions_versions").executeTakeFirstOrThrow();
+        assert.equal(Number(cursor.value), r.versionId);
+        assert.equal(await t.service.alerts.sanctions!.poll(), 0);
+      } finally {
+        await t.close();
+      }
     });
   }
 });
