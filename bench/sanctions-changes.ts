@@ -27,7 +27,7 @@ import { SanctionsAlerts } from "../src/adapters/alerts/sanctions-alerts.ts";
 import { followWatchers } from "../src/adapters/alerts/vessel-watchers.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { PROJECT_ROOT, type Service } from "../src/main.ts";
-import { ofacChanges, ofacCsvBefore } from "../test/helpers/sanctions-fixtures.ts";
+import { ofacChanges, ofacCsvBefore, ofacWithRenames } from "../test/helpers/sanctions-fixtures.ts";
 import { readFileSync } from "node:fs";
 import { withEngineService, BENCH_ENGINES } from "./engine-service.ts";
 import { percentile } from "./percentile.ts";
@@ -93,23 +93,12 @@ async function feed(engine: "sqlite" | "postgres"): Promise<string[]> {
   });
 }
 
-/** The 2024-05-03 file with the first `n` vessels that carry an IMO renamed: n changes of watched designations. */
-function renamed(csv: string, imoLines: number[], n: number, suffix: string): string {
-  const lines = csv.split("\r\n");
-  for (const i of imoLines.slice(0, n)) lines[i] = lines[i]!.replace(/^(\d+),"([^"]*)"/, (_m, id: string, name: string) => `${id},"${name}${suffix}"`);
-  return lines.join("\r\n");
-}
-
 async function fanOut(engine: "sqlite" | "postgres", changed: number): Promise<string> {
   return withEngineService(engine, async (service) => {
     const s = service.services;
     const csv = readFileSync(OFAC_2024_05_03, "utf8");
     await ofac(service, csv, "2024-05-03");
     const listed = (await s.sanctions.listActive("ofac", 0, 10_000)).flatMap((r) => r.record.imos);
-    const imoLines = csv
-      .split("\r\n")
-      .map((l, i) => (/IMO \d{7}/.test(l) ? i : -1))
-      .filter((i) => i >= 0);
     // The watchers: one account (a fleet book) following every designated IMO and valid IMOs not listed, `watcherCount` in all.
     const account = await s.accounts.createAccount({ name: "fleet book", webPlan: null, apiPlan: "scale" });
     const watched = new Set(listed);
@@ -131,12 +120,12 @@ async function fanOut(engine: "sqlite" | "postgres", changed: number): Promise<s
     for (let i = 0; i < 200; i++) idle.push(await get());
 
     // Alone: the import commits, then the reader runs with nothing else going on.
-    const r = await ofac(service, renamed(csv, imoLines, changed, " II"), "2024-05-10");
+    const r = await ofac(service, ofacWithRenames(changed, " II").csv, "2024-05-10");
     const committed = performance.now();
     const n = await reader.poll();
     const ms = performance.now() - committed;
     // Under API load: the next import's changes, read while API requests run one after another (at most 300).
-    await ofac(service, renamed(csv, imoLines, changed, " III"), "2024-05-11");
+    await ofac(service, ofacWithRenames(changed, " III").csv, "2024-05-11");
     const again = performance.now();
     let loadedMs = 0;
     const polled = reader.poll().then(() => {

@@ -8,17 +8,16 @@
  * version whichever follows and watchlists name it.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { SanctionsAlerts } from "../../../src/adapters/alerts/sanctions-alerts.ts";
 import { allWatchers, followWatchers } from "../../../src/adapters/alerts/vessel-watchers.ts";
 import type { Watcher } from "../../../src/domain/alerts/watcher.ts";
 import type { VesselWatchers } from "../../../src/interfaces/alerts.ts";
-import { PROJECT_ROOT } from "../../../src/main.ts";
 import { ENGINES, startTestService, type TestService } from "../../helpers/service.ts";
 import { importBytes, OFAC_2024_05_03, ofacCsvBefore } from "../../helpers/sanctions.ts";
+import { ofacWithRenames } from "../../helpers/sanctions-fixtures.ts";
+import { sourcesFile } from "../../helpers/sources-file.ts";
 import { HOOK_HOST, type Receiver, startReceiver, transportFor, verifyReceived } from "../../helpers/webhooks.ts";
 import { Browser, makeUser } from "../web/helpers.ts";
 
@@ -193,14 +192,14 @@ describe("alert.sanctions under the content rules (spec 6.2)", () => {
   for (const engine of ENGINES) {
     describe(engine, () => {
       let t: TestService;
+      const sources = sourcesFile({ ofac: { redistribution: false } });
       before(async () => {
-        const file = JSON.parse(readFileSync(join(PROJECT_ROOT, "config/sources.json"), "utf8")) as { sources: { id: string; permissions: Record<string, boolean> }[] };
-        for (const s of file.sources) if (s.id === "ofac") s.permissions.redistribution = false;
-        const sourcesPath = join(mkdtempSync(join(tmpdir(), "mds-sources-")), "sources.json");
-        writeFileSync(sourcesPath, JSON.stringify(file));
-        t = await startTestService({ engine, withData: false, env: { SOURCES_FILE: sourcesPath } });
+        t = await startTestService({ engine, withData: false, env: { SOURCES_FILE: sources.path } });
       });
-      after(() => t.close());
+      after(async () => {
+        await t.close();
+        sources.remove();
+      });
 
       it("a delisting and a change from a list that may not be redistributed: identifiers sent, fact and text withheld naming the source", async () => {
         const { accountId } = await t.key("pro");
@@ -230,17 +229,13 @@ describe("alert.sanctions on a version that changes more designations than one t
     it(`every alert is recorded, and the reader's position moves with the last (${engine})`, async () => {
       const t = await startTestService({ engine, withData: false });
       try {
-        const csv = readFileSync(OFAC_2024_05_03, "utf8");
-        await importBytes(t, "ofac", "sdn.csv", csv, { asOf: "2024-05-03" });
+        await importBytes(t, "ofac", "sdn.csv", readFileSync(OFAC_2024_05_03), { asOf: "2024-05-03" });
         // 120 designations renamed: alerts are recorded 50 to a transaction.
-        const lines = csv.split("\r\n");
-        const renamed = lines.filter((l) => /IMO \d{7}/.test(l)).slice(0, 120);
-        const imos = renamed.map((l) => Number(/IMO (\d{7})/.exec(l)![1]));
+        const next = ofacWithRenames(120);
         const { accountId } = await t.key("pro");
-        for (const imo of new Set(imos)) await t.service.services.alerts.addFollow(accountId, { kind: "vessel", imo, mmsi: null, unlocode: null }, 1000, t.clock.now());
+        for (const imo of new Set(next.imos)) await t.service.services.alerts.addFollow(accountId, { kind: "vessel", imo, mmsi: null, unlocode: null }, 1000, t.clock.now());
         assert.equal(await t.service.alerts.sanctions!.poll(), 0, "baseline");
-        const next = lines.map((l) => (renamed.includes(l) ? l.replace(/^(\d+),"([^"]*)"/, (_m, id: string, name: string) => `${id},"${name} II"`) : l)).join("\r\n");
-        const r = await importBytes(t, "ofac", "sdn.csv", next, { asOf: "2024-05-10" });
+        const r = await importBytes(t, "ofac", "sdn.csv", next.csv, { asOf: "2024-05-10" });
         assert.equal(r.changed, 120);
         const alerts = await t.service.alerts.sanctions!.poll();
         assert.equal(alerts, 120, "one per designation");
