@@ -8,7 +8,7 @@ import type { AccountStore } from "../../interfaces/accounts.ts";
 import type { AlertStore, SavedSearch, VesselWatchers } from "../../interfaces/alerts.ts";
 import { savedSearchMatches } from "../../domain/alerts/saved-search-match.ts";
 import type { Clock } from "../../interfaces/clock.ts";
-import type { SanctionsFeedRow, SanctionsStore, SanctionsVersionRow } from "../../interfaces/sanctions.ts";
+import type { SanctionsFeedKey, SanctionsFeedRow, SanctionsStore, SanctionsVersionRow } from "../../interfaces/sanctions.ts";
 import type { NewAlert, WebhookStore } from "../../interfaces/webhooks.ts";
 import { commercialUse, newAlert } from "./new-alert.ts";
 import { followWatchers } from "./vessel-watchers.ts";
@@ -66,27 +66,16 @@ export class SanctionsAlerts {
 
   async #poll(): Promise<number> {
     let total = 0;
-    for (;;) {
+    for (let page = 0; ; page++) {
+      // A backlog of many pages (a first start on a long history) lets requests in between pages too.
+      if (page > 0) await turn();
       const after = await this.#d.alerts.cursor(SANCTIONS_CURSOR);
       const versions = pageOfVersions(await this.#d.sanctions.versionsAfter(after, VERSIONS_PER_READ));
       if (versions.length === 0) return total;
       const through = versions.at(-1)!.id;
       // From the first version with news: the baselines before it (every list's first import) are not read.
       const first = versions.findIndex((v) => !v.baseline && rowCount(v) > 0);
-      const rows =
-        first < 0
-          ? []
-          : (
-              await this.#d.sanctions.feed({
-                lists: SANCTIONS_LISTS,
-                actions: ["listed", "delisted", "changed"],
-                since: null,
-                until: null,
-                after: { versionId: versions[first]!.id - 1, kind: 1, id: MAX_ROW_ID },
-                throughVersion: through,
-                limit: versions.slice(first).reduce((n, v) => n + rowCount(v), 0),
-              })
-            ).filter((r) => !r.baseline);
+      const rows = first < 0 ? [] : (await this.#rows(versions[first]!.id, through, versions.slice(first).reduce((n, v) => n + rowCount(v), 0))).filter((r) => !r.baseline);
       const alerts = await this.#alerts(rows, new Map(versions.map((v) => [v.id, v])));
       // Recorded a slice at a time, the cursor with the last: a transaction never holds the
       // store (SQLite's one connection) for a whole page, and between slices the event loop
@@ -94,12 +83,29 @@ export class SanctionsAlerts {
       // wait for the whole page). A crash between slices reads the page again; the alerts'
       // keys skip those recorded.
       for (let i = 0; i === 0 || i < alerts.length; i += EMIT_SLICE) {
-        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        if (i > 0) await turn();
         const last = i + EMIT_SLICE >= alerts.length;
         const r = await this.#d.webhooks.emitAlerts(alerts.slice(i, i + EMIT_SLICE), this.#d.clock.now(), last ? { name: SANCTIONS_CURSOR, value: through } : undefined);
         total += r.alerts;
         if (r.deliveries > 0) this.#d.onEmitted?.(r.deliveries);
       }
+    }
+  }
+
+  /**
+   * Every feed row of versions `from`..`through`: one read when the versions' counts are right
+   * (a page of `expected` + 1 that comes back short), more reads by the feed's cursor if not,
+   * so no row is ever left behind the reader's cursor.
+   */
+  async #rows(from: number, through: number, expected: number): Promise<SanctionsFeedRow[]> {
+    const out: SanctionsFeedRow[] = [];
+    const limit = expected + 1;
+    let after: SanctionsFeedKey = { versionId: from - 1, kind: 1, id: MAX_ROW_ID };
+    for (;;) {
+      const page = await this.#d.sanctions.feed({ lists: SANCTIONS_LISTS, actions: ["listed", "delisted", "changed"], since: null, until: null, after, throughVersion: through, limit });
+      out.push(...page);
+      if (page.length < limit) return out;
+      after = page.at(-1)!.key;
     }
   }
 
@@ -181,6 +187,9 @@ export class SanctionsAlerts {
     );
   }
 }
+
+/** One turn of the event loop: what is queued behind synchronous store calls (node:sqlite) runs. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The feed rows a version brought: its listings, delistings and changes. */
 const rowCount = (v: SanctionsVersionRow) => v.listed + v.delisted + v.changed;
