@@ -1,3 +1,4 @@
+import type { EventSummary } from "../domain/alerts/event-summary.ts";
 import type { AlertKind, EventType } from "../domain/alerts/payload.ts";
 import type { EndpointStatus, WebhookEndpoint } from "../domain/webhooks/endpoint.ts";
 
@@ -32,7 +33,7 @@ export interface DeliveryAttempt {
   responseSnippet: string | null;
 }
 
-export interface Delivery {
+export interface Delivery extends EventSummary {
   id: number;
   eventId: number;
   eventType: string;

@@ -168,7 +168,7 @@ ${!d.ok
 <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">HTTP status</th><th scope="col">Duration</th><th scope="col">Error class</th><th scope="col">Attempts</th><th scope="col">Action</th></tr></thead>
 <tbody>${d.data.map((dl) => {
         const last = dl.log.at(-1);
-        return html`<tr><td>${isoText(dl.createdAt)}</td><td>${dl.eventType}</td><td>${dl.status}</td><td>${last?.statusCode ?? "-"}</td><td>${last?.durationMs !== null && last?.durationMs !== undefined ? `${last.durationMs} ms` : "-"}</td><td>${errorCell(last?.errorClass)}</td><td>${dl.attempts}</td>
+        return html`<tr><td>${isoText(dl.createdAt)}</td><td>${[dl.eventType, dl.action, logSubject(dl.subject)].filter(Boolean).join(" · ")}</td><td>${dl.status}</td><td>${last?.statusCode ?? "-"}</td><td>${last?.durationMs !== null && last?.durationMs !== undefined ? `${last.durationMs} ms` : "-"}</td><td>${errorCell(last?.errorClass)}</td><td>${dl.attempts}</td>
 <td><form method="post" action="/account/deliveries/${dl.id}/retry" class="inline"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="endpoint" value="${ep.id}"><button type="submit" aria-label="Retry delivery ${dl.id}">Retry</button></form></td></tr>`;
       })}</tbody></table>
 ${d.nextCursor ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURIComponent(d.nextCursor)}" rel="next">Older deliveries</a></p>` : ""}`}`,
@@ -281,4 +281,11 @@ ${d.nextCursor ? html`<p><a href="/account/webhooks/${ep.id}?cursor=${encodeURIC
     if (!r.ok) return detailPage(req, reply, user, endpoint, { error: r.error.message }, r.error.status);
     return reply.redirect(`/account/webhooks/${endpoint}?done=retried`, 303);
   });
+}
+
+/** A delivery's subject in the log: its name and the identifier that names it (IMO, else MMSI, else UN/LOCODE). */
+function logSubject(s: { name: string | null; imo: number | null; mmsi: number | null; unlocode: string | null } | null): string {
+  if (!s) return "";
+  const id = s.imo !== null ? `IMO ${s.imo}` : s.mmsi !== null ? `MMSI ${String(s.mmsi).padStart(9, "0")}` : s.unlocode;
+  return [s.name, id].filter(Boolean).join(", ");
 }

@@ -23,6 +23,7 @@ import { vesselEvents } from "./0024-vessel-events.ts";
 import { sanctionsFeedOrder } from "./0025-sanctions-feed-order.ts";
 import { screeningReceipts } from "./0026-screening-receipts.ts";
 import { watchlists } from "./0027-watchlists.ts";
+import { sanctionsAlertsByVersion } from "./0028-sanctions-alerts-by-version.ts";
 import { stationDeletion } from "./0030-station-deletion.ts";
 import { openGaps } from "./0031-open-gaps.ts";
 import type { ColumnTypes } from "./column-types.ts";
@@ -57,6 +58,7 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0025_sanctions_feed_order": sanctionsFeedOrder(),
     "0026_screening_receipts": screeningReceipts(types),
     "0027_watchlists": watchlists(types),
+    "0028_sanctions_alerts_by_version": sanctionsAlertsByVersion(),
     "0030_station_deletion": stationDeletion(types),
     "0031_open_gaps": openGaps(),
   };

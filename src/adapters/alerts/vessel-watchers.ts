@@ -1,0 +1,25 @@
+import type { Watcher } from "../../domain/alerts/watcher.ts";
+import type { AlertStore, VesselWatchers } from "../../interfaces/alerts.ts";
+
+/** Accounts' vessel follows as watchers. */
+export function followWatchers(alerts: Pick<AlertStore, "vesselFollowers">): VesselWatchers {
+  return {
+    async watchersOf(imos, mmsis) {
+      const follows = await alerts.vesselFollowers(imos, mmsis);
+      return follows.map((f): Watcher => ({ accountId: f.accountId, imo: f.imo, mmsi: f.mmsi, reason: { kind: "follow", followId: f.id } }));
+    },
+  };
+}
+
+/**
+ * Every kind of watcher as one: each source is read once per call. Watchlist members join
+ * the follows here (`allWatchers(followWatchers(...), watchlistWatchers(...))`).
+ */
+export function allWatchers(...sources: readonly VesselWatchers[]): VesselWatchers {
+  return {
+    async watchersOf(imos, mmsis) {
+      if (imos.length === 0 && mmsis.length === 0) return [];
+      return (await Promise.all(sources.map((s) => s.watchersOf(imos, mmsis)))).flat();
+    },
+  };
+}
