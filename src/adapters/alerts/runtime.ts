@@ -8,7 +8,7 @@ import type { Clock } from "../../interfaces/clock.ts";
 import type { NewAlert, WebhookStore } from "../../interfaces/webhooks.ts";
 import type { PositionFix } from "../../interfaces/positions.ts";
 import { SanctionsAlerts } from "./sanctions-alerts.ts";
-import { allWatchers, followWatchers } from "./vessel-watchers.ts";
+import { allWatchers, followWatchers, watchlistWatchers } from "./vessel-watchers.ts";
 import { ZoneAlerts, type ZoneAlertsDeps } from "./zone-alerts.ts";
 
 export interface AlertsOptions {
@@ -76,8 +76,8 @@ export class AlertDetection implements AlertsRuntime {
       station: stationById,
       onError: (err) => this.#log?.error({ err }, "zone alerts: queued fixes could not be evaluated (kept for the next try)"),
     });
-    // Watchlist members join the follows here, as a second source of allWatchers.
-    this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions, watchers: allWatchers(followWatchers(services.alerts)) });
+    // Follows and watchlist members: one alert per account, vessel and version, naming why.
+    this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions, watchers: allWatchers(followWatchers(services.alerts), watchlistWatchers(services.watchlists)) });
     this.#portCalls = { alerts: services.alerts, accounts: services.accounts, positions: services.positions, ports: services.ports, sources: services.sources, station: stationById, baseUrl: this.#baseUrl };
     // Fixes queued before a crash or stop are evaluated now, from the saved state.
     void this.zones.poll();

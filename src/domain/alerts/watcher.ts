@@ -1,7 +1,7 @@
 /**
- * Who is told of a vessel's designation changes, and why. Today a watcher is an account's
- * follow of the vessel; a watchlist membership is the other kind (added where watchlists
- * live). Alerts name the reason: the follow's id, or the watchlist's id and name.
+ * Who is told of a vessel's designation changes, and why: an account's follow of the vessel,
+ * or its membership of one of the account's watchlists. Alerts name the reason: the follow's
+ * id, or the watchlist's id and name.
  */
 export type WatchReason = { kind: "follow"; followId: number } | { kind: "watchlist"; /** As clients see it (its prefixed form). */ watchlistId: string; watchlistName: string };
 

@@ -11,8 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { SanctionsAlerts } from "../../../src/adapters/alerts/sanctions-alerts.ts";
-import { allWatchers, followWatchers } from "../../../src/adapters/alerts/vessel-watchers.ts";
-import type { Watcher } from "../../../src/domain/alerts/watcher.ts";
+import { allWatchers, followWatchers, watchlistWatchers } from "../../../src/adapters/alerts/vessel-watchers.ts";
 import type { VesselWatchers } from "../../../src/interfaces/alerts.ts";
 import { ENGINES, startTestService, type TestService } from "../../helpers/service.ts";
 import { importBytes, OFAC_2024_05_03, ofacCsvBefore } from "../../helpers/sanctions.ts";
@@ -27,15 +26,6 @@ const YURY_TOPCHEV = 9338230;
 const MARLIN = 9396854;
 
 const importDay = (t: TestService, day: string) => importBytes(t, "ofac", "sdn.csv", ofacCsvBefore(day).csv, { asOf: day });
-
-/** A watchlist as the watchlists' store will answer: members by identifier, each naming its list. */
-function fakeWatchlist(members: { accountId: string; imo: number; id: string; name: string }[]): VesselWatchers {
-  return {
-    async watchersOf(imos) {
-      return members.filter((m) => imos.includes(m.imo)).map((m): Watcher => ({ accountId: m.accountId, imo: m.imo, mmsi: null, reason: { kind: "watchlist", watchlistId: m.id, watchlistName: m.name } }));
-    },
-  };
-}
 
 /** A reader over the service's stores with these watchers (the service's own reader uses follows alone). */
 function reader(t: TestService, watchers: VesselWatchers): SanctionsAlerts {
@@ -64,6 +54,7 @@ describe("alert.sanctions for listings, delistings and changes", () => {
       let endpointId: string;
       let other: string;
       let sanctions: SanctionsAlerts;
+      let watchlistId: string;
       const path = `/${engine}/sanctions-changes`;
       before(async () => {
         t = await startTestService({ engine, withData: false, webhooks: { transport: transportFor(RECEIVER) } });
@@ -77,9 +68,13 @@ describe("alert.sanctions for listings, delistings and changes", () => {
         ({ secret, id: endpointId } = hook.json().data);
         for (const imo of [OMAN_PRIDE, YURY_TOPCHEV, MARLIN]) await t.service.services.alerts.addFollow(a.accountId, { kind: "vessel", imo, mmsi: null, unlocode: null }, 10, t.clock.now());
         // Account B follows OMAN PRIDE and has it on a watchlist too.
-        other = (await t.key("plus")).accountId;
+        const keyB = await t.key("plus");
+        other = keyB.accountId;
         await t.service.services.alerts.addFollow(other, { kind: "vessel", imo: OMAN_PRIDE, mmsi: null, unlocode: null }, 10, t.clock.now());
-        sanctions = reader(t, allWatchers(followWatchers(t.service.services.alerts), fakeWatchlist([{ accountId: other, imo: OMAN_PRIDE, id: "watchlist_7", name: "Fleet book" }])));
+        const list = await t.service.app.inject({ method: "POST", url: "/api/v1/account/watchlists", headers: { authorization: `Bearer ${keyB.key}` }, payload: { name: "Fleet book", ids: [String(OMAN_PRIDE), "9074729"] } });
+        assert.equal(list.statusCode, 200, list.body);
+        watchlistId = list.json().data.id;
+        sanctions = reader(t, allWatchers(followWatchers(t.service.services.alerts), watchlistWatchers(t.service.services.watchlists)));
       });
       after(() => t.close());
 
@@ -106,7 +101,7 @@ describe("alert.sanctions for listings, delistings and changes", () => {
         const [forOther, ...more] = await bodiesOf(t, other);
         assert.equal(more.length, 0);
         assert.match(forOther!.data.alert.follow_id, /^follow_\d+$/);
-        assert.deepEqual(forOther!.data.alert.watchlist, { id: "watchlist_7", name: "Fleet book" });
+        assert.deepEqual(forOther!.data.alert.watchlist, { id: watchlistId, name: "Fleet book" });
       });
 
       it("a programme relabelled is a change; a listing still raises `listed`", async () => {
