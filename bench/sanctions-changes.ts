@@ -11,11 +11,11 @@
  *    alternating; p50 and p90 of a page's server time (in-process through Fastify's
  *    inject(): key, rate limit, credit charge, store, rights filter, JSON).
  * 2. Fan-out: on the real 2024-05-03 list, one account watches `watchers` vessels (default
- *    10,000: every designated IMO and valid IMOs not on the list, as follows; the follow
- *    limit is raised for the bench's setup only) with one webhook endpoint. An import that
+ *    10,000: every designated IMO and valid IMOs not on the list, as one watchlist) with one
+ *    webhook endpoint. An import that
  *    renames N of the watched designations commits; then the alert reader runs: the time
  *    from the import's commit to the last alert and its delivery queued, for several N.
- *    The watchers come from `followWatchers`; watchlist members plug in the same way.
+ *    The watchers come from follows and watchlist members, as in `serve`.
  *    A GET /api/v1/sanctions/ofac page is timed idle and while the reader runs, to show
  *    what the fan-out costs the API.
  *
@@ -24,7 +24,7 @@
 import { join } from "node:path";
 import { importSanctionsFiles } from "../src/adapters/importers/sanctions-import.ts";
 import { SanctionsAlerts } from "../src/adapters/alerts/sanctions-alerts.ts";
-import { followWatchers } from "../src/adapters/alerts/vessel-watchers.ts";
+import { allWatchers, followWatchers, watchlistWatchers } from "../src/adapters/alerts/vessel-watchers.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { PROJECT_ROOT, type Service } from "../src/main.ts";
 import { ofacChanges, ofacCsvBefore, ofacWithRenames } from "../test/helpers/sanctions-fixtures.ts";
@@ -99,18 +99,16 @@ async function fanOut(engine: "sqlite" | "postgres", changed: number): Promise<s
     const csv = readFileSync(OFAC_2024_05_03, "utf8");
     await ofac(service, csv, "2024-05-03");
     const listed = (await s.sanctions.listActive("ofac", 0, 10_000)).flatMap((r) => r.record.imos);
-    // The watchers: one account (a fleet book) following every designated IMO and valid IMOs not listed, `watcherCount` in all.
+    // The watchers: one account's watchlist (its fleet book) of every designated IMO and valid IMOs not listed, `watcherCount` in all.
     const account = await s.accounts.createAccount({ name: "fleet book", webPlan: null, apiPlan: "scale" });
     const watched = new Set(listed);
     for (let n = 9_000_000; watched.size < watcherCount; n++) if (isValidImo(n)) watched.add(n);
     const now = s.clock.now();
-    for (const imo of watched) {
-      const r = await s.alerts.addFollow(account.id, { kind: "vessel", imo, mmsi: null, unlocode: null }, watcherCount, now);
-      if (!r.ok) throw new Error(`follow ${imo}: ${r.reason}`);
-    }
+    const list = await s.watchlists.createWatchlist(account.id, "fleet book", [...watched].map((imo) => ({ kind: "imo" as const, imo })), { lists: 1, members: watcherCount }, now);
+    if (!list.ok) throw new Error(`watchlist: ${JSON.stringify(list)}`);
     const ep = await s.webhooks.createEndpoint(account.id, { url: "https://hooks.example.com/mds", description: null, events: null }, "whsec_bench", 10, now);
     if (!ep.ok) throw new Error("endpoint");
-    const reader = new SanctionsAlerts({ alerts: s.alerts, webhooks: s.webhooks, sanctions: s.sanctions, accounts: s.accounts, sources: s.sources, clock: s.clock, baseUrl: "https://mds.example", watchers: followWatchers(s.alerts) });
+    const reader = new SanctionsAlerts({ alerts: s.alerts, webhooks: s.webhooks, sanctions: s.sanctions, accounts: s.accounts, sources: s.sources, clock: s.clock, baseUrl: "https://mds.example", watchers: allWatchers(followWatchers(s.alerts), watchlistWatchers(s.watchlists)) });
     await reader.poll(); // the baseline: nothing
 
     const ks = await keys(service, 40);
