@@ -306,7 +306,11 @@ describe("public pages", () => {
     const timeline = body.slice(body.indexOf('id="events-timeline"'), body.indexOf("</ol>", body.indexOf('id="events-timeline"')));
     assert.deepEqual([...timeline.matchAll(/<li data-type="([a-z_]+)">/g)].map((m) => m[1]), ["encounter", "ais_gap"]);
     assert.match(timeline, /Encounter with a ship \(MMSI 244000599\)<\/strong>, 3 h, at 59\.600, 20\.600\./);
-    assert.match(timeline, new RegExp(`Source station:${shared}\\.`));
+    // The source by its name, not its id.
+    assert.match(timeline, /Source shared mast\./);
+    // Sources by their names everywhere on the page, never a raw station id in a cell or line.
+    const rawId = />[^<]*station:\d+[^<]*</.exec(body);
+    assert.equal(rawId, null, rawId?.[0]);
     const m = /data-map="([^"]*)"/.exec(body);
     const map = JSON.parse(m![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&")) as { events: { type: string; lat: number; lon: number }[] };
     assert.deepEqual(map.events.map((e) => [e.type, e.lat, e.lon]), [["ais_gap", 59.4, 20.4], ["encounter", 59.6, 20.6]]);
@@ -355,6 +359,8 @@ describe("public pages: a sanctioned company", () => {
     assert.equal(r.statusCode, 200);
     assert.match(r.body, /<title>ARTAVIL \(sanctioned\) - /);
     const body = main(r.body);
+    // Never heard by a station the visitor may see: the anonymous visitor is told why, and how to see more.
+    assert.match(body, /<p id="last-position">No position heard by stations whose data you may see\. <span class="visitor-positions">Positions come from receiving stations/);
     assert.match(body, /<h1>ARTAVIL \(sanctioned\)<\/h1>/);
     // The status is the dossier's, above every section, and names the list, its record and its as-of date (with its age).
     const status = body.slice(body.indexOf('id="status"'), body.indexOf("</div>", body.indexOf('id="status"')));
@@ -504,8 +510,8 @@ describe("public pages: events of a station whose data may not be shown on pages
     assert.match(body, /<p id="events-none">No events from stations whose data you may see\.<\/p>/);
     const events = [...body.matchAll(/<li data-section="events">(.*?)<\/li>/g)].map((m) => m[1]);
     assert.equal(events.length, 1, body);
-    assert.match(events[0]!, /^<strong>Events<\/strong> \(2 rows\): source <code>station:\d+<\/code> does not permit showing its facts on web pages\.$/);
+    assert.match(events[0]!, /^<strong>Events<\/strong> \(2 rows\): source <strong title="station:\d+">[^<]+<\/strong> does not permit showing its facts on web pages\.$/);
     // The risk indicators resting on them say so in words, not by their ids.
-    assert.match(body, /<li data-section="risk.ais_gaps"><strong>Risk indicator: AIS gaps<\/strong> \(1 row\): source <code>station:\d+<\/code>/);
+    assert.match(body, /<li data-section="risk.ais_gaps"><strong>Risk indicator: AIS gaps<\/strong> \(1 row\): source <strong title="station:\d+">[^<]+<\/strong>/);
   });
 });

@@ -9,7 +9,7 @@ import { flagPagePath } from "../../../domain/pages/page-paths.ts";
 import type { DataOf, TopOf } from "../../../operations/answer.ts";
 import type { vesselsGet } from "../../../operations/vessels.get.ts";
 import { type Html, html } from "../../shared/html.ts";
-import { ageOf, utc } from "./page-parts.ts";
+import { ageOf, utc, visitorPositionsNote } from "./page-parts.ts";
 
 export type VesselData = DataOf<typeof vesselsGet>;
 type VesselTop = TopOf<typeof vesselsGet>;
@@ -120,10 +120,10 @@ function flagAndType(d: VesselData): { flag: Html | string | null; type: string 
   return { flag, type };
 }
 
-function lastPositionLine(d: VesselData, now: number, withheld: ReadonlySet<string>): Html {
+function lastPositionLine(d: VesselData, now: number, withheld: ReadonlySet<string>, anonymous: boolean): Html {
   const lp = d.lastPosition;
   if (lp) return html`<p id="last-position">Last heard <strong>${ageOf(lp.time, now)}</strong> (${utc(lp.time)}) at ${lp.lat.toFixed(4)}, ${lp.lon.toFixed(4)}, ${lp.navStatus.replace(/_/g, " ")}; <a href="#track-h">track and events</a>.</p>`;
-  return html`<p id="last-position">${withheld.has("lastPosition") ? "The last position is withheld (see below)." : "No position heard by stations whose data you may see."}</p>`;
+  return html`<p id="last-position">${withheld.has("lastPosition") ? "The last position is withheld (see below)." : "No position heard by stations whose data you may see."}${anonymous && !withheld.has("lastPosition") ? html` ${visitorPositionsNote()}` : ""}</p>`;
 }
 
 /** "T2EU4 (as ofac lists it)" when only a list gives the call sign. */
@@ -135,13 +135,13 @@ function callSign(d: VesselData): string | null {
   return given.length > 0 ? given.join("; ") : null;
 }
 
-export function dossierHeader(top: VesselTop, d: VesselData, now: number, withheld: ReadonlySet<string>): Html {
+export function dossierHeader(top: VesselTop, d: VesselData, now: number, withheld: ReadonlySet<string>, anonymous: boolean): Html {
   const { flag, type } = flagAndType(d);
   const row = (label: string, value: Html | string | null) => html`<div><dt>${label}</dt><dd>${value ?? "not known"}</dd></div>`;
   return html`<section class="dossier" aria-label="At a glance">
 <dl class="dossier-facts" id="dossier-facts">${row("Name", top.name)}${row("IMO number", top.imo === null ? null : String(top.imo))}${row("MMSI", top.mmsi === null ? null : String(top.mmsi).padStart(9, "0"))}${row("Call sign", callSign(d))}${row("Flag", flag)}${row("Type", type)}</dl>
 ${statusLine(d, now)}
 ${riskChips(d.risk)}
-${lastPositionLine(d, now, withheld)}
+${lastPositionLine(d, now, withheld, anonymous)}
 </section>`;
 }

@@ -3,6 +3,7 @@
  * identity changes and port calls, newest first, each with its dates, where, and its station;
  * the same events as marks on the map (the list is the map's text alternative).
  */
+import type { SourceNames } from "./vessel-identity-history.ts";
 import { portPagePath } from "../../../domain/pages/page-paths.ts";
 import type { DataOf } from "../../../operations/answer.ts";
 import type { vesselsEvents } from "../../../operations/vessels.events.ts";
@@ -51,12 +52,12 @@ export function eventMarks(events: readonly EventRow[]): NonNullable<MapContent[
  * The timeline, newest first. `more` says the window holds further events (the API pages them);
  * `count` is how many the vessel answer counted over the plan's history.
  */
-export function eventsTimeline(events: readonly EventRow[], o: { count: number; more: boolean; api: string }): Html {
+export function eventsTimeline(events: readonly EventRow[], o: { count: number; more: boolean; api: string; named: SourceNames }): Html {
   if (events.length === 0) return html`<div class="events"><h3 id="events-h">Events</h3><p id="events-none">No events from stations whose data you may see.</p></div>`;
   const newest = [...events].reverse();
   return html`<div class="events"><h3 id="events-h">Events</h3>
 <p class="hint">${o.more ? `The first ${events.length} of the window, newest first; ${o.count.toLocaleString("en-GB")} over your plan's history, all in the ` : `${events.length}, newest first; all in the `}<a href="${o.api}">events API</a>.</p>
 <ol class="timeline" id="events-timeline">${newest.map(
-    (e) => html`<li data-type="${e.type}"><time datetime="${e.start}">${utc(e.start)}</time> <strong>${what(e)}</strong>, ${duration(e)}${e.position ? `, at ${e.position.lat.toFixed(3)}, ${e.position.lon.toFixed(3)}` : ""}. <span class="hint-inline">Source ${e.sources.join(", ")}.</span></li>`,
+    (e) => html`<li data-type="${e.type}"><time datetime="${e.start}">${utc(e.start)}</time> <strong>${what(e)}</strong>, ${duration(e)}${e.position ? `, at ${e.position.lat.toFixed(3)}, ${e.position.lon.toFixed(3)}` : ""}. <span class="hint-inline">Source ${o.named(e.sources)}.</span></li>`,
   )}</ol></div>`;
 }

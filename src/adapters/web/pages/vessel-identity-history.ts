@@ -38,23 +38,24 @@ interface Row {
 }
 
 const listSource = (l: { source: string; recordId: string }) => html`<code>${l.source}</code> record ${l.recordId}`;
-const sourcesOf = (sources: readonly string[]) => html`${sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}`;
+/** Sources as a person reads them (their names, page-parts.ts `sourceName`). */
+export type SourceNames = (ids: readonly string[]) => string;
 
 /** Sighted rows of a name or an MMSI, then one row per list that gives it. */
-function rowsOf(what: Row["what"], value: string, role: string, r: { firstSeen: string | null; lastSeen: string | null; sources: string[]; listed: (ListingDates & { as?: Listing["as"] })[] }): Row[] {
+function rowsOf(what: Row["what"], value: string, role: string, r: { firstSeen: string | null; lastSeen: string | null; sources: string[]; listed: (ListingDates & { as?: Listing["as"] })[] }, named: SourceNames): Row[] {
   const out: Row[] = [];
   const sighted = sightedWhen(r.sources, r.firstSeen, r.lastSeen);
   const seenBy = r.sources.filter((s) => !r.listed.some((l) => l.source === s));
-  if (sighted && seenBy.length > 0) out.push({ what, value, role, when: sighted, source: sourcesOf(seenBy) });
+  if (sighted && seenBy.length > 0) out.push({ what, value, role, when: sighted, source: html`${named(seenBy)}` });
   for (const l of r.listed) out.push({ what, value, role: l.as ? NAME_ROLE_WORDS[l.as] : "as listed", when: listingWhen(l), source: listSource(l) });
   return out;
 }
 
-function historyRows(d: VesselData): Row[] {
+function historyRows(d: VesselData, named: SourceNames): Row[] {
   const rows: Row[] = [];
   const i = d.identity;
   for (const l of i?.listed ?? []) rows.push({ what: "Name", value: l.name, role: "listed name", when: listingWhen(l), source: listSource(l) });
-  for (const n of d.otherNames) rows.push(...rowsOf("Name", n.name, "other name", n));
+  for (const n of d.otherNames) rows.push(...rowsOf("Name", n.name, "other name", n, named));
   for (const l of d.particulars?.listed ?? []) {
     if (l.flag) rows.push({ what: "Flag", value: `${l.flag}${l.flagIso2 ? ` (${l.flagIso2})` : ""}`, role: "flag as listed", when: listingWhen(l), source: listSource(l) });
     for (const f of l.formerFlags) rows.push({ what: "Flag", value: f, role: "former flag", when: listingWhen(l), source: listSource(l) });
@@ -62,14 +63,14 @@ function historyRows(d: VesselData): Row[] {
   for (const l of i?.listed ?? []) if (l.callSign) rows.push({ what: "Call sign", value: l.callSign, role: "as listed", when: listingWhen(l), source: listSource(l) });
   for (const m of i?.mmsiHistory ?? []) {
     const mmsi = String(m.mmsi).padStart(9, "0");
-    rows.push(...rowsOf("MMSI", mmsi, m.mmsi === i?.mmsi ? "current MMSI" : "MMSI used", { ...m, listed: m.listed }));
+    rows.push(...rowsOf("MMSI", mmsi, m.mmsi === i?.mmsi ? "current MMSI" : "MMSI used", { ...m, listed: m.listed }, named));
   }
   return rows;
 }
 
-export function identityHistory(d: VesselData): Html {
+export function identityHistory(d: VesselData, named: SourceNames): Html {
   if (!d.identity) return html`<h2 id="identity-h">Identity history</h2><p>Withheld (see below).</p>`;
-  const rows = historyRows(d);
+  const rows = historyRows(d, named);
   return html`<h2 id="identity-h">Identity history</h2>
 ${rows.length === 0
   ? html`<p id="identity-history-none">No names, flags, call signs or MMSIs on record beyond the above.</p>`

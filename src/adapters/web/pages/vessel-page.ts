@@ -6,9 +6,9 @@ import { vesselsTrack } from "../../../operations/vessels.track.ts";
 import { vesselsEvents } from "../../../operations/vessels.events.ts";
 import { activeDesignations, dossierHeader, RISK_SECTION_WORDS, type VesselData } from "./vessel-dossier.ts";
 import { type EventRow, eventMarks, eventsTimeline } from "./vessel-events-timeline.ts";
-import { identityHistory, listingWhen, type ListingDates, NAME_ROLE_WORDS } from "./vessel-identity-history.ts";
+import { identityHistory, listingWhen, type ListingDates, NAME_ROLE_WORDS, type SourceNames } from "./vessel-identity-history.ts";
 import { type Html, html } from "../../shared/html.ts";
-import { barChart, facts, MAP_ASSETS, type MapContent, mapFigure, orUnknown, sanctionedMark, sourcesSection, utc, withheldSection } from "./page-parts.ts";
+import { barChart, facts, MAP_ASSETS, type MapContent, mapFigure, orUnknown, sanctionedMark, sourceName, sourcesSection, utc, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 /** The track as the page reads it: the operation's own types. */
@@ -57,13 +57,13 @@ function listedCell(listed: readonly (ListingDates & { as?: keyof typeof NAME_RO
 const seen = (iso: string | null) => (iso === null ? "not sighted" : utc(iso));
 
 /** Each source's own identity records behind the history table: the registry's and stations' sightings, and each list's record. */
-function identityRecords(d: VesselData): Html {
+function identityRecords(d: VesselData, named: SourceNames): Html {
   const i = d.identity;
   if (!i) return html``;
   return html`<details id="identity-records"><summary>Each source's identity records</summary>
 ${i.mmsiHistory.length > 0
   ? html`<div class="table-box" role="region" tabindex="0" aria-labelledby="mmsi-history-caption"><table id="mmsi-history"><caption id="mmsi-history-caption">MMSIs this ship used: first and last seen by the registry's datasets and stations; the lists that give an MMSI are dated by their listing</caption><thead><tr><th scope="col">MMSI</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
-<tbody>${i.mmsiHistory.map((m) => html`<tr><td>${String(m.mmsi).padStart(9, "0")}</td><td>${seen(m.firstSeen)}</td><td>${seen(m.lastSeen)}</td><td>${m.sources.join(", ")}</td>${listedCell(m.listed)}</tr>`)}</tbody></table></div>`
+<tbody>${i.mmsiHistory.map((m) => html`<tr><td>${String(m.mmsi).padStart(9, "0")}</td><td>${seen(m.firstSeen)}</td><td>${seen(m.lastSeen)}</td><td>${named(m.sources)}</td>${listedCell(m.listed)}</tr>`)}</tbody></table></div>`
   : ""}
 ${i.listed.length > 0
   ? html`<div class="table-box" role="region" tabindex="0" aria-labelledby="listed-identity-caption"><table id="listed-identity"><caption id="listed-identity-caption">The ship's identity as sanctions lists give it</caption><thead><tr><th scope="col">List</th><th scope="col">Listed name</th><th scope="col">Call sign</th><th scope="col">Dated</th></tr></thead>
@@ -72,17 +72,17 @@ ${i.listed.length > 0
 ${d.otherNames.length === 0
   ? html`<p>No other names on record.</p>`
   : html`<div class="table-box" role="region" tabindex="0" aria-labelledby="other-names-caption"><table id="other-names"><caption id="other-names-caption">Names this ship was known by: first and last seen by the registry's datasets and stations; the lists that give a name are dated by their listing</caption><thead><tr><th scope="col">Name</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Sources</th><th scope="col">Sanctions lists giving it</th></tr></thead>
-<tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${seen(n.firstSeen)}</td><td>${seen(n.lastSeen)}</td><td>${n.sources.join(", ")}</td>${listedCell(n.listed)}</tr>`)}</tbody></table></div>`}
+<tbody>${d.otherNames.map((n) => html`<tr><td>${n.name}</td><td>${seen(n.firstSeen)}</td><td>${seen(n.lastSeen)}</td><td>${named(n.sources)}</td>${listedCell(n.listed)}</tr>`)}</tbody></table></div>`}
 </details>`;
 }
 
-function particularsSection(p: VesselData["particulars"], withheld: boolean): Html {
+function particularsSection(p: VesselData["particulars"], withheld: boolean, named: SourceNames): Html {
   if (!p) return html`<h2>Particulars</h2><p>${withheld ? "Withheld (see below)." : "No particulars on record."}</p>`;
   const own = p as unknown as Record<string, unknown>;
   const ownShown = p.sources.length > 0;
   return html`<h2>Particulars</h2>${ownShown
     ? html`${facts(PARTICULARS.map(([k, label, unit]) => [label, own[k] === null || own[k] === undefined ? null : orUnknown(own[k] as string | number, unit)]))}
-<p class="hint">Sources: ${p.sources.join(", ")}</p>`
+<p class="hint">Sources: ${named(p.sources)}</p>`
     : html`<p>No particulars from the registry's datasets or stations.</p>`}
 ${p.listed.length > 0
   ? html`<div class="table-box" role="region" tabindex="0" aria-labelledby="listed-particulars-caption"><table id="listed-particulars"><caption id="listed-particulars-caption">Particulars as sanctions lists give them</caption><thead><tr><th scope="col">List</th><th scope="col">Type</th><th scope="col">Flag</th><th scope="col">Former flags</th><th scope="col">Tonnage</th><th scope="col">Gross tonnage</th><th scope="col">Year built</th><th scope="col">Dated</th></tr></thead>
@@ -99,10 +99,10 @@ interface EventsShown {
 }
 
 /** The track map, larger, with the events marked on it and their timeline beside it; the positions as a table below. */
-function trackSection(id: string, d: VesselData, track: TrackPoint[] | null, events: EventsShown, window: { from: string; to: string } | null, hours: number, withheld: ReadonlySet<string>): Html {
+function trackSection(id: string, d: VesselData, track: TrackPoint[] | null, events: EventsShown, window: { from: string; to: string } | null, hours: number, withheld: ReadonlySet<string>, named: SourceNames): Html {
   const lp = d.lastPosition;
   const heading = html`<h2 id="track-h">Track and events</h2>`;
-  const timeline = eventsTimeline(events.rows, { count: d.events.count, more: events.more, api: `/api/v1/vessels/${id}/events` });
+  const timeline = eventsTimeline(events.rows, { count: d.events.count, more: events.more, api: `/api/v1/vessels/${id}/events`, named });
   if (track === null) return html`${heading}<p>The track could not be read right now.</p>${timeline}`;
   // Five decimals (about 1 m) are plenty for a drawing and keep a day of track light.
   const r5 = (v: number) => Math.round(v * 1e5) / 1e5;
@@ -120,14 +120,14 @@ ${track.length === 0 ? html`<p id="track-empty">No track in ${span}${withheld.ha
 ${track.length === 0
   ? ""
   : html`<details><summary>Track positions (${listed.length < track.length ? `the latest ${listed.length} of ${track.length.toLocaleString("en-GB")}` : track.length})</summary><div class="table-box" role="region" tabindex="0" aria-labelledby="track-caption"><table id="track"><caption id="track-caption">Track over ${span}, newest first${listed.length < track.length ? html`; every point is in the <a href="/api/v1/vessels/${id}/track">track API</a>` : ""}</caption><thead><tr><th scope="col">Time</th><th scope="col">Latitude</th><th scope="col">Longitude</th><th scope="col">Speed (kn)</th><th scope="col">Source</th></tr></thead>
-<tbody>${listed.map((p) => html`<tr><td>${utc(p.time)}</td><td>${p.lat.toFixed(4)}</td><td>${p.lon.toFixed(4)}</td><td>${orUnknown(p.sog)}</td><td>${p.source}</td></tr>`)}</tbody></table></div></details>`}`;
+<tbody>${listed.map((p) => html`<tr><td>${utc(p.time)}</td><td>${p.lat.toFixed(4)}</td><td>${p.lon.toFixed(4)}</td><td>${orUnknown(p.sog)}</td><td>${named([p.source])}</td></tr>`)}</tbody></table></div></details>`}`;
 }
 
-function portCallsSection(calls: VesselData["portCalls"]): Html {
+function portCallsSection(calls: VesselData["portCalls"], named: SourceNames): Html {
   return html`<h2>Port calls</h2>${calls.length === 0
     ? html`<p>No port calls on record.</p>`
     : html`<div class="table-box" role="region" tabindex="0" aria-labelledby="port-calls-caption"><table id="port-calls"><caption id="port-calls-caption">Reported port calls</caption><thead><tr><th scope="col">Port</th><th scope="col">Arrival</th><th scope="col">Departure</th><th scope="col">Source</th></tr></thead>
-<tbody>${calls.map((c) => html`<tr><td><a href="${portPagePath(c.unlocode)}">${c.unlocode}</a></td><td>${utc(c.arrival)}</td><td>${utc(c.departure)}</td><td>${c.source}</td></tr>`)}</tbody></table></div>`}`;
+<tbody>${calls.map((c) => html`<tr><td><a href="${portPagePath(c.unlocode)}">${c.unlocode}</a></td><td>${utc(c.arrival)}</td><td>${utc(c.departure)}</td><td>${named([c.source])}</td></tr>`)}</tbody></table></div>`}`;
 }
 
 function emissionsSection(e: VesselData["emissions"]): Html {
@@ -167,11 +167,11 @@ function sanctionsSection(d: VesselData): Html {
 ${coverage}`;
 }
 
-function companiesSection(c: VesselData["companies"], listsLoaded: boolean): Html {
+function companiesSection(c: VesselData["companies"], listsLoaded: boolean, named: SourceNames): Html {
   return html`<h2>Companies</h2>${c.length === 0
     ? html`<p>No companies on record.</p>`
     : html`<div class="table-box" role="region" tabindex="0" aria-labelledby="companies-caption"><table id="companies"><caption id="companies-caption">Companies linked to this ship, each with its own designation status (its page has the lists checked)</caption><thead><tr><th scope="col">Role</th><th scope="col">Company</th><th scope="col">Status</th><th scope="col">Evidence</th><th scope="col">Sources</th></tr></thead>
-<tbody>${c.map((x) => html`<tr><td>${x.role.replace(/_/g, " ")}</td><td><a href="${x.page}">${x.name}</a></td><td>${x.sanctioned.length > 0 ? sanctionedMark(x.sanctioned) : listsLoaded ? "no designation of the company on the lists checked" : "not checked: no sanctions list is loaded"}</td><td><q>${x.evidence}</q></td><td>${x.sources.join(", ")}</td></tr>`)}</tbody></table></div>`}`;
+<tbody>${c.map((x) => html`<tr><td>${x.role.replace(/_/g, " ")}</td><td><a href="${x.page}">${x.name}</a></td><td>${x.sanctioned.length > 0 ? sanctionedMark(x.sanctioned) : listsLoaded ? "no designation of the company on the lists checked" : "not checked: no sanctions list is loaded"}</td><td><q>${x.evidence}</q></td><td>${named(x.sources)}</td></tr>`)}</tbody></table></div>`}`;
 }
 
 export const vesselPage: PublicPageKind = {
@@ -201,19 +201,21 @@ export const vesselPage: PublicPageKind = {
     const name = top.name ?? (top.imo ? `IMO ${top.imo}` : `MMSI ${String(top.mmsi).padStart(9, "0")}`);
     const window = t.ok ? t.top.window : null;
     const now = v.ctx.clock.now();
+    const registry = v.ctx.pipeline.services.sources;
+    const named: SourceNames = (ids) => ids.map((s) => sourceName(registry, s)).join(", ");
     return {
       kind: "page",
       // A sanctioned ship says so in its title too: in a tab, a bookmark, a history list.
       options: { title: activeDesignations(d).length > 0 ? `${name} (sanctioned)` : name, ...MAP_ASSETS, styles: [...MAP_ASSETS.styles, DOSSIER_STYLE] },
       body: html`<div class="vessel-dossier"><p class="hint">Vessel${top.imo ? ` · IMO ${top.imo}` : ""}${top.mmsi ? ` · MMSI ${String(top.mmsi).padStart(9, "0")}` : ""} · as of ${utc(top.generatedAt)} · <a href="/api/v1/vessels/${id}">as JSON</a></p>
-${dossierHeader(top, d, now, sections)}
-${trackSection(id, d, t.ok ? t.data : null, events, window, hours, sections)}
+${dossierHeader(top, d, now, sections, v.principal.kind === "anonymous")}
+${trackSection(id, d, t.ok ? t.data : null, events, window, hours, sections, named)}
 ${sanctionsSection(d)}
-${identityHistory(d)}
-${identityRecords(d)}
-${companiesSection(d.companies, d.sanctionsCoverage.some((c) => c.status !== "missing"))}
-${particularsSection(d.particulars, sections.has("particulars"))}
-${portCallsSection(d.portCalls)}
+${identityHistory(d, named)}
+${identityRecords(d, named)}
+${companiesSection(d.companies, d.sanctionsCoverage.some((c) => c.status !== "missing"), named)}
+${particularsSection(d.particulars, sections.has("particulars"), named)}
+${portCallsSection(d.portCalls, named)}
 ${emissionsSection(d.emissions)}
 ${withheldSection(withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse, RISK_SECTION_WORDS)}
 ${sourcesSection(answers)}</div>`,
