@@ -1,0 +1,164 @@
+/**
+ * The MCP vessel app in chromium, loaded the way a host loads it: the test's own harness page
+ * (on the service's origin) reads the `ui://` resource with the SDK client, puts the HTML in a
+ * sandboxed iframe (srcdoc, sandbox="allow-scripts", the spec's restrictive CSP for a resource
+ * declaring no domain) and speaks the extension's postMessage protocol to it: it answers
+ * `ui/initialize` with a host context (light or dark theme), waits for `initialized`, then sends
+ * the arguments and the result of a real `get_vessel` call on a sanctioned ship (OFAC's EBANO,
+ * heard by the caller's station, with a loitering event). Checked: the header says Sanctioned
+ * with its list, the map drew the land and both places, the app follows the theme and stays
+ * within 500 px, axe finds no serious violation, and nothing but the harness page was requested.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Frame, Page } from "playwright-core";
+import { VESSEL_APP_URI } from "../../../../src/adapters/mcp/apps/vessel-app.ts";
+import { commitEvents, vesselEvent } from "../../../helpers/events.ts";
+import { callTool, connect, type ToolCallResult } from "../../../helpers/mcp.ts";
+import { importFile, OFAC_2024_05_03 } from "../../../helpers/sanctions.ts";
+import { HOUR, identity, station, writeFixes } from "../../../helpers/vessels.ts";
+import { type BrowserFixture, startFixture } from "./fixture.ts";
+import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
+
+const EBANO = 7406784;
+const EBANO_MMSI = 352001234;
+
+/** The CSP a host builds for a resource whose `_meta.ui.csp` declares no domain (SEP-1865, "Restrictive Default"). */
+const RESTRICTIVE_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'";
+
+const HARNESS_PATH = "/test-only/mcp-app-host";
+const HARNESS = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>MCP app host</title></head><body><main><h1>Host</h1></main></body></html>`;
+
+interface HostRun {
+  html: string;
+  args: Record<string, unknown>;
+  result: ToolCallResult;
+  theme: "light" | "dark";
+}
+
+/**
+ * The host side of the protocol, run in the harness page: one iframe, the handshake, then the
+ * tool input and result; every message the app sends is kept in `window.appMessages`.
+ */
+function host({ html, args, result, theme, csp }: HostRun & { csp: string }): void {
+  const w = window as unknown as { appMessages: unknown[]; appFrame: HTMLIFrameElement };
+  w.appMessages = [];
+  const frame = document.createElement("iframe");
+  frame.title = "Vessel app";
+  frame.setAttribute("sandbox", "allow-scripts");
+  frame.style.cssText = "width:600px;height:500px;border:1px solid #888";
+  const post = (message: Record<string, unknown>) => frame.contentWindow!.postMessage({ jsonrpc: "2.0", ...message }, "*");
+  window.addEventListener("message", (event) => {
+    if (event.source !== frame.contentWindow) return;
+    const msg = event.data as { id?: number; method?: string };
+    w.appMessages.push(msg);
+    if (msg.method === "ui/initialize") {
+      post({
+        id: msg.id,
+        result: {
+          protocolVersion: "2026-01-26",
+          hostInfo: { name: "mds-test-host", version: "1.0.0" },
+          hostCapabilities: {},
+          hostContext: { theme, displayMode: "inline", containerDimensions: { maxHeight: 500, width: 600 }, platform: "web" },
+        },
+      });
+    } else if (msg.method === "ui/notifications/initialized") {
+      // The host sends nothing to the app before `initialized` (the spec's rule).
+      post({ method: "ui/notifications/tool-input", params: { arguments: args } });
+      post({ method: "ui/notifications/tool-result", params: result });
+    }
+  });
+  frame.srcdoc = html.replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${csp}">`);
+  w.appFrame = frame;
+  document.querySelector("main")!.append(frame);
+}
+
+describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_BROWSER }, () => {
+  let f: BrowserFixture;
+  let html: string;
+  let args: Record<string, unknown>;
+  let result: ToolCallResult;
+  before(async () => {
+    f = await startFixture();
+    await importFile(f.t, "ofac", [OFAC_2024_05_03], { asOf: "2024-05-03" });
+    // The caller's own station heard EBANO broadcast its IMO, reported it at sea, and saw it loiter.
+    const st = await station(f.t, "pro");
+    const now = f.t.clock.now();
+    await identity(f.t, { stationId: st.id, mmsi: EBANO_MMSI, imo: EBANO, name: "EBANO" });
+    await writeFixes(f.t, [{ mmsi: EBANO_MMSI, time: now - HOUR, stationId: st.id, lat: 23.1, lon: -82.4, sog: 0.3, cog: 10, heading: 12, navStatus: 0 }]);
+    await commitEvents(f.t, [vesselEvent({ type: "loitering", stationId: st.id, mmsi: EBANO_MMSI, start: now - 30 * HOUR, lat: 22.6, lon: -83.9 })]);
+    // What a host does: read the resource the tool names, call the tool.
+    const client = await connect(Object.assign(f.t, { address: f.base }), st.key, "2026-07-28");
+    try {
+      const read = await client.readResource({ uri: VESSEL_APP_URI });
+      html = (read.contents[0] as { text: string }).text;
+      args = { id: String(EBANO) };
+      result = await callTool(client, "get_vessel", args);
+    } finally {
+      await client.close();
+    }
+    assert.equal(result.isError, undefined);
+  });
+  after(() => f.close());
+
+  /** The harness page on the service's origin (answered by the test itself), with every request it makes recorded. */
+  async function openHost(theme: "light" | "dark"): Promise<{ page: Page; app: Frame; requested: string[]; outside: string[]; close: () => Promise<void> }> {
+    const { context, outside } = await newContext(f.browser, f.base);
+    await context.route(`${f.base}${HARNESS_PATH}`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: HARNESS }));
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(r.url()));
+    await page.goto(`${f.base}${HARNESS_PATH}`);
+    await page.evaluate(host, { html, args, result, theme, csp: RESTRICTIVE_CSP });
+    const handle = await page.waitForSelector("iframe");
+    const app = (await handle.contentFrame())!;
+    await app.waitForSelector("#map-figure[data-land]");
+    return { page, app, requested, outside, close: () => context.close() };
+  }
+
+  for (const theme of ["light", "dark"] as const) {
+    it(`${theme} theme: Sanctioned with its list, the map drawn, axe clean, nothing requested`, async () => {
+      const h = await openHost(theme);
+      const { page, app } = h;
+      assert.equal(await app.locator("h1").textContent(), "EBANO");
+      assert.equal(await app.locator("#sanctions-h").textContent(), "Sanctioned");
+      const sanctions = (await app.locator("#sanctions").textContent()) ?? "";
+      assert.match(sanctions, /OFAC Specially Designated Nationals/);
+      assert.match(sanctions, /ofac_sdn, programme CUBA/);
+      assert.match(sanctions, /Lists as of: ofac 2024-05-03/);
+      assert.match(sanctions, /Not checked in full: .*uk/);
+      assert.match((await app.locator("#dossier dl").textContent()) ?? "", /IMO7406784.*Flag\s*Panama \(per the ofac list\)/);
+      assert.equal(await app.locator('#risk tr[data-indicator="sanctioned_now"] td').first().textContent(), "1");
+      // The land and both places (the last position, the loitering) on the map, on a canvas.
+      assert.equal(await app.locator("#map-figure").getAttribute("data-land"), "drawn");
+      assert.equal(await app.locator("#map-figure").getAttribute("data-drawn"), "2");
+      assert.ok((await app.locator("#map canvas").count()) >= 1);
+      assert.match((await app.locator("#events").textContent()) ?? "", /loitering/);
+      assert.match((await app.locator("#attribution").textContent()) ?? "", /OFAC/);
+      // The host's theme, and a height within the 500 px a widget may take.
+      assert.equal(await app.evaluate(() => document.documentElement.dataset.theme), theme);
+      assert.equal(await app.evaluate(() => getComputedStyle(document.body).backgroundColor), theme === "dark" ? "rgb(27, 29, 33)" : "rgb(255, 255, 255)");
+      const sizes = (await page.evaluate(() => (window as unknown as { appMessages: { method?: string; params?: { height?: number } }[] }).appMessages))
+        .filter((m) => m.method === "ui/notifications/size-changed")
+        .map((m) => m.params!.height!);
+      assert.ok(sizes.length > 0 && sizes.every((hgt) => hgt <= 500), `reported heights ${sizes.join(", ")}`);
+      assert.deepEqual(await seriousA11yViolations(page), []);
+      await screenshot(page, `mcp-vessel-app-${theme}`);
+      await h.close();
+      assert.deepEqual(h.outside, []);
+      assert.deepEqual(h.requested, [`${f.base}${HARNESS_PATH}`]);
+    });
+  }
+
+  it("follows the host when its theme changes (host-context-changed)", async () => {
+    const h = await openHost("light");
+    await h.page.evaluate(() => {
+      const frame = (window as unknown as { appFrame: HTMLIFrameElement }).appFrame;
+      frame.contentWindow!.postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "dark" } }, "*");
+    });
+    await h.app.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    assert.equal(await h.app.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(27, 29, 33)");
+    await h.close();
+    assert.deepEqual(h.outside, []);
+  });
+});
