@@ -16,6 +16,8 @@
   let context = {};
   let map = null;
   let land = null;
+  /** The map's markers with what they stand for, restyled when the theme changes. */
+  const markers = [];
 
   const send = (message) => host.postMessage({ jsonrpc: "2.0", ...message }, "*");
   const request = (method, params) =>
@@ -47,11 +49,12 @@
     const vars = context.styles && context.styles.variables;
     if (vars) for (const [k, v] of Object.entries(vars)) if (k.startsWith("--") && typeof v === "string") root.style.setProperty(k, v);
     if (land) land.setStyle(landStyle());
+    for (const m of markers) m.marker.setStyle(markerStyle(m.last));
   }
-  const landStyle = () => {
-    const s = window.getComputedStyle(document.documentElement);
-    return { color: s.getPropertyValue("--map-coast").trim(), weight: 0.6, fillColor: s.getPropertyValue("--map-land").trim(), fillOpacity: 1 };
-  };
+  const cssVar = (name) => window.getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  const landStyle = () => ({ color: cssVar("--map-coast"), weight: 0.6, fillColor: cssVar("--map-land"), fillOpacity: 1 });
+  // The last position a ring, events dots: told apart by shape as well as colour.
+  const markerStyle = (last) => (last ? { radius: 7, color: cssVar("--map-last"), weight: 2, fillColor: cssVar("--map-last-fill"), fillOpacity: 1 } : { radius: 5, color: cssVar("--map-event"), weight: 2, fillColor: cssVar("--map-event"), fillOpacity: 1 });
 
   // ---- size: the host sizes a flexible frame from what the app reports ----
   let lastSize = "";
@@ -89,7 +92,7 @@
         el(
           "ul",
           { class: "lists" },
-          active.map((s) => el("li", {}, el("strong", {}, s.listName || s.list), ` (${s.list}${s.program ? `, programme ${s.program}` : ""}), listed ${s.listedAt ? day(s.listedAt) : `as seen from ${day(s.firstSeenAt)}`}; matched on ${s.matchedOn.toUpperCase()}`)),
+          active.map((s) => el("li", {}, el("strong", {}, s.listName || s.list), ` (${s.list}${s.program ? `, programme ${s.program}` : ""}), ${s.listedAt ? `listed ${day(s.listedAt)}` : `in this service's copy since ${day(s.firstSeenAt)}`}; matched on ${s.matchedOn.toUpperCase()}`)),
         ),
       );
     } else {
@@ -169,11 +172,13 @@
     const bounds = [];
     for (const p of points) {
       const last = p.kind === "last";
-      L.circleMarker([p.lat, p.lon], { renderer, radius: last ? 7 : 5, color: last ? "#9b1c1c" : "#0b5d8a", weight: 2, fillColor: last ? "#ffffff" : "#0b5d8a", fillOpacity: 1 }).bindTooltip(p.label).addTo(map);
+      const marker = L.circleMarker([p.lat, p.lon], { renderer, ...markerStyle(last) }).bindTooltip(p.label).addTo(map);
+      markers.push({ marker, last });
       bounds.push([p.lat, p.lon]);
     }
     if (bounds.length === 1) map.setView(bounds[0], 5);
-    else if (bounds.length > 1) map.fitBounds(bounds, { padding: [20, 20], maxZoom: 8 });
+    // No closer than zoom 6: the bundled land is the 1:110m one, too coarse for a harbour.
+    else if (bounds.length > 1) map.fitBounds(bounds, { padding: [20, 20], maxZoom: 6 });
     else map.setView([20, 0], 1);
     try {
       const geo = JSON.parse(document.getElementById("land").textContent);

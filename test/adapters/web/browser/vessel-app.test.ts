@@ -18,7 +18,7 @@ import { callTool, connect, type ToolCallResult } from "../../../helpers/mcp.ts"
 import { importFile, OFAC_2024_05_03 } from "../../../helpers/sanctions.ts";
 import { HOUR, identity, station, writeFixes } from "../../../helpers/vessels.ts";
 import { type BrowserFixture, startFixture } from "./fixture.ts";
-import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, screenshot, seriousA11yViolations, seriousA11yViolationsInFrame } from "./harness.ts";
 
 const EBANO = 7406784;
 const EBANO_MMSI = 352001234;
@@ -143,6 +143,7 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
         .map((m) => m.params!.height!);
       assert.ok(sizes.length > 0 && sizes.every((hgt) => hgt <= 500), `reported heights ${sizes.join(", ")}`);
       assert.deepEqual(await seriousA11yViolations(page), []);
+      assert.deepEqual(await seriousA11yViolationsInFrame(app), []);
       await screenshot(page, `mcp-vessel-app-${theme}`);
       await h.close();
       assert.deepEqual(h.outside, []);
