@@ -5,7 +5,7 @@
  * declaring no domain) and speaks the extension's postMessage protocol to it: it answers
  * `ui/initialize` with a host context (light or dark theme), waits for `initialized`, then sends
  * the arguments and the result of a real `get_vessel` call on a sanctioned ship (OFAC's EBANO,
- * heard by the caller's station, with a loitering event). Checked: the header says Sanctioned
+ * heard by the caller's station, with a loitering event), and of get_vessel_events and a failed call. Checked: the header says Sanctioned
  * with its list, the map drew the land and both places, the app follows the theme and stays
  * within 500 px, axe finds no serious violation, and nothing but the harness page was requested.
  */
@@ -78,6 +78,8 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
   let html: string;
   let args: Record<string, unknown>;
   let result: ToolCallResult;
+  let events: ToolCallResult;
+  let notFound: ToolCallResult;
   before(async () => {
     f = await startFixture();
     await importFile(f.t, "ofac", [OFAC_2024_05_03], { asOf: "2024-05-03" });
@@ -94,6 +96,8 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
       html = (read.contents[0] as { text: string }).text;
       args = { id: String(EBANO) };
       result = await callTool(client, "get_vessel", args);
+      events = await callTool(client, "get_vessel_events", args);
+      notFound = await callTool(client, "get_vessel", { id: "9999993" });
     } finally {
       await client.close();
     }
@@ -102,17 +106,17 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
   after(() => f.close());
 
   /** The harness page on the service's origin (answered by the test itself), with every request it makes recorded. */
-  async function openHost(theme: "light" | "dark"): Promise<{ page: Page; app: Frame; requested: string[]; outside: string[]; close: () => Promise<void> }> {
+  async function openHost(theme: "light" | "dark", answer: ToolCallResult = result): Promise<{ page: Page; app: Frame; requested: string[]; outside: string[]; close: () => Promise<void> }> {
     const { context, outside } = await newContext(f.browser, f.base);
     await context.route(`${f.base}${HARNESS_PATH}`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: HARNESS }));
     const page = await context.newPage();
     const requested: string[] = [];
     page.on("request", (r) => requested.push(r.url()));
     await page.goto(`${f.base}${HARNESS_PATH}`);
-    await page.evaluate(host, { html, args, result, theme, csp: RESTRICTIVE_CSP });
+    await page.evaluate(host, { html, args, result: answer, theme, csp: RESTRICTIVE_CSP });
     const handle = await page.waitForSelector("iframe");
     const app = (await handle.contentFrame())!;
-    await app.waitForSelector("#map-figure[data-land]");
+    await app.waitForSelector("main#app:not([aria-busy])");
     return { page, app, requested, outside, close: () => context.close() };
   }
 
@@ -159,6 +163,30 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
     });
     await h.app.waitForFunction(() => document.documentElement.dataset.theme === "dark");
     assert.equal(await h.app.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(27, 29, 33)");
+    await h.close();
+    assert.deepEqual(h.outside, []);
+  });
+
+  it("get_vessel_events: the events on the map and in the table; withheld parts listed", async () => {
+    assert.equal(events.isError, undefined);
+    // The app's rendering of `withheld` (this caller is shown everything, so one entry is added to the real answer).
+    const withheld = { ...events, structuredContent: { ...events.structuredContent, withheld: [{ section: "events", sources: ["station:999"], rows: 3, reason: "source_not_licensed_for_api" }] } };
+    const h = await openHost("light", withheld);
+    assert.equal(await h.app.locator("h1").textContent(), "EBANO");
+    assert.equal(await h.app.locator("#map-figure").getAttribute("data-drawn"), "1");
+    assert.match((await h.app.locator("#events tbody").textContent()) ?? "", /loitering.*22\.600, -83\.900/);
+    assert.match((await h.app.locator("#withheld").textContent()) ?? "", /events \(3 rows\): sources station:999 \(source not licensed for api\)/);
+    assert.deepEqual(await seriousA11yViolationsInFrame(h.app), []);
+    await h.close();
+    assert.deepEqual(h.outside, []);
+  });
+
+  it("an error result: the app shows the text the model got", async () => {
+    assert.equal(notFound.isError, true);
+    const h = await openHost("dark", notFound);
+    assert.equal(await h.app.locator("h1").textContent(), "The call failed");
+    assert.match((await h.app.locator("pre").textContent()) ?? "", /^Error not_found \(HTTP 404\)/);
+    assert.deepEqual(await seriousA11yViolationsInFrame(h.app), []);
     await h.close();
     assert.deepEqual(h.outside, []);
   });
