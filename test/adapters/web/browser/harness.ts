@@ -103,7 +103,7 @@ function serious(violations: axeCore.Result[]): string[] {
 export async function seriousA11yViolationsInFrame(frame: Frame): Promise<string[]> {
   await frame.evaluate(axeCore.source);
   const violations = await frame.evaluate(
-    (tags) => (window as unknown as { axe: typeof axeCore }).axe.run(document, { runOnly: { type: "tag", values: tags } }).then((r) => r.violations),
+    (tags) => (globalThis as unknown as { axe: typeof axeCore }).axe.run({ runOnly: { type: "tag", values: tags } }).then((r) => r.violations),
     AXE_TAGS,
   );
   return serious(violations);

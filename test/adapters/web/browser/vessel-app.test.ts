@@ -10,6 +10,8 @@
  * within 500 px, axe finds no serious violation, and nothing but the harness page was requested.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Frame, Page } from "playwright-core";
 import { VESSEL_APP_URI } from "../../../../src/adapters/mcp/apps/vessel-app.ts";
@@ -27,7 +29,8 @@ const EBANO_MMSI = 352001234;
 const RESTRICTIVE_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'";
 
 const HARNESS_PATH = "/test-only/mcp-app-host";
-const HARNESS = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>MCP app host</title></head><body><main><h1>Host</h1></main></body></html>`;
+const HARNESS = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>MCP app host</title></head><body><main><h1>Host</h1></main>
+<script>${readFileSync(join(import.meta.dirname, "mcp-app-host.js"), "utf8")}</script></body></html>`;
 
 interface HostRun {
   html: string;
@@ -36,42 +39,12 @@ interface HostRun {
   theme: "light" | "dark";
 }
 
-/**
- * The host side of the protocol, run in the harness page: one iframe, the handshake, then the
- * tool input and result; every message the app sends is kept in `window.appMessages`.
- */
-function host({ html, args, result, theme, csp }: HostRun & { csp: string }): void {
-  const w = window as unknown as { appMessages: unknown[]; appFrame: HTMLIFrameElement };
-  w.appMessages = [];
-  const frame = document.createElement("iframe");
-  frame.title = "Vessel app";
-  frame.setAttribute("sandbox", "allow-scripts");
-  frame.style.cssText = "width:600px;height:500px;border:1px solid #888";
-  const post = (message: Record<string, unknown>) => frame.contentWindow!.postMessage({ jsonrpc: "2.0", ...message }, "*");
-  window.addEventListener("message", (event) => {
-    if (event.source !== frame.contentWindow) return;
-    const msg = event.data as { id?: number; method?: string };
-    w.appMessages.push(msg);
-    if (msg.method === "ui/initialize") {
-      post({
-        id: msg.id,
-        result: {
-          protocolVersion: "2026-01-26",
-          hostInfo: { name: "mds-test-host", version: "1.0.0" },
-          hostCapabilities: {},
-          hostContext: { theme, displayMode: "inline", containerDimensions: { maxHeight: 500, width: 600 }, platform: "web" },
-        },
-      });
-    } else if (msg.method === "ui/notifications/initialized") {
-      // The host sends nothing to the app before `initialized` (the spec's rule).
-      post({ method: "ui/notifications/tool-input", params: { arguments: args } });
-      post({ method: "ui/notifications/tool-result", params: result });
-    }
-  });
-  frame.srcdoc = html.replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${csp}">`);
-  w.appFrame = frame;
-  document.querySelector("main")!.append(frame);
-}
+/** What the harness page's `startHost` (mcp-app-host.js) and the test read back from the page. */
+type HostPage = { startHost(run: HostRun & { csp: string }): void; changeTheme(theme: string): void; appMessages: { method?: string; params?: { height?: number } }[] };
+
+/** The app's background colour as the browser computed it. */
+const backgroundOf = (app: Frame) =>
+  app.locator("body").evaluate((body) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(body).backgroundColor);
 
 describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_BROWSER }, () => {
   let f: BrowserFixture;
@@ -113,7 +86,7 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
     const requested: string[] = [];
     page.on("request", (r) => requested.push(r.url()));
     await page.goto(`${f.base}${HARNESS_PATH}`);
-    await page.evaluate(host, { html, args, result: answer, theme, csp: RESTRICTIVE_CSP });
+    await page.evaluate((run) => (globalThis as unknown as HostPage).startHost(run), { html, args, result: answer, theme, csp: RESTRICTIVE_CSP });
     const handle = await page.waitForSelector("iframe");
     const app = (await handle.contentFrame())!;
     await app.waitForSelector("main#app:not([aria-busy])");
@@ -140,9 +113,9 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
       assert.match((await app.locator("#events").textContent()) ?? "", /loitering/);
       assert.match((await app.locator("#attribution").textContent()) ?? "", /OFAC/);
       // The host's theme, and a height within the 500 px a widget may take.
-      assert.equal(await app.evaluate(() => document.documentElement.dataset.theme), theme);
-      assert.equal(await app.evaluate(() => getComputedStyle(document.body).backgroundColor), theme === "dark" ? "rgb(27, 29, 33)" : "rgb(255, 255, 255)");
-      const sizes = (await page.evaluate(() => (window as unknown as { appMessages: { method?: string; params?: { height?: number } }[] }).appMessages))
+      assert.equal(await app.locator("html").getAttribute("data-theme"), theme);
+      assert.equal(await backgroundOf(app), theme === "dark" ? "rgb(27, 29, 33)" : "rgb(255, 255, 255)");
+      const sizes = (await page.evaluate(() => (globalThis as unknown as HostPage).appMessages))
         .filter((m) => m.method === "ui/notifications/size-changed")
         .map((m) => m.params!.height!);
       assert.ok(sizes.length > 0 && sizes.every((hgt) => hgt <= 500), `reported heights ${sizes.join(", ")}`);
@@ -157,12 +130,9 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
 
   it("follows the host when its theme changes (host-context-changed)", async () => {
     const h = await openHost("light");
-    await h.page.evaluate(() => {
-      const frame = (window as unknown as { appFrame: HTMLIFrameElement }).appFrame;
-      frame.contentWindow!.postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "dark" } }, "*");
-    });
-    await h.app.waitForFunction(() => document.documentElement.dataset.theme === "dark");
-    assert.equal(await h.app.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(27, 29, 33)");
+    await h.page.evaluate(() => (globalThis as unknown as HostPage).changeTheme("dark"));
+    await h.app.waitForSelector('html[data-theme="dark"]');
+    assert.equal(await backgroundOf(h.app), "rgb(27, 29, 33)");
     await h.close();
     assert.deepEqual(h.outside, []);
   });
