@@ -14,6 +14,10 @@
   let nextId = 1;
   const pending = new Map();
   let context = {};
+  /** What the host offers (`ui/initialize`): with `serverTools` the app may ask for the track. */
+  let hostCapabilities = {};
+  /** The vessel id the answer is about, as the tools take it (`7406784`, `mmsi-...`). */
+  let vesselId = null;
   let map = null;
   let land = null;
   /** The map's markers with what they stand for, restyled when the theme changes. */
@@ -166,6 +170,56 @@
     return { figure, draw: () => drawMap(figure, points) };
   }
 
+  /**
+   * The track is in neither answer the app draws; where the host passes tool calls on to the
+   * server, a button asks for the last day of it (get_vessel_track, 1 credit: the button says
+   * so, and nothing is called without the click).
+   */
+  function trackControl() {
+    if (!hostCapabilities.serverTools || !vesselId) return null;
+    const note = el("p", { id: "track-status", role: "status" });
+    const button = el("button", { type: "button", id: "track-button" }, "Draw the last 24 hours of track (get_vessel_track, 1 credit)");
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      note.textContent = "Asking for the track.";
+      request("tools/call", { name: "get_vessel_track", arguments: { id: vesselId, hours: 24 } })
+        .then((r) => {
+          const sc = r && r.structuredContent;
+          if (!sc || r.isError || !Array.isArray(sc.data)) {
+            note.textContent = ((r && r.content) || []).map((c) => c.text || "").join(" ") || "No track came back.";
+            button.disabled = false;
+            return;
+          }
+          const drawn = drawTrack(sc.data);
+          note.textContent = drawn > 0 ? `Track drawn: ${drawn} points from ${when(sc.data[0].time)} to ${when(sc.data[drawn - 1].time)}.` : "No position in the last 24 hours (none heard, or withheld).";
+          reportSize();
+        })
+        .catch((e) => {
+          note.textContent = `The host did not pass the call on: ${e.message}`;
+          button.disabled = false;
+        });
+    });
+    return el("div", { id: "track" }, button, note);
+  }
+
+  /** The track as a line, unwrapped at the antimeridian so it does not cross the whole map. */
+  function drawTrack(points) {
+    if (!map || points.length === 0) return 0;
+    const latlngs = [];
+    let prev = null;
+    for (const p of points) {
+      let x = p.lon;
+      if (prev !== null) while (x - prev > 180) x -= 360;
+      if (prev !== null) while (prev - x > 180) x += 360;
+      prev = x;
+      latlngs.push([p.lat, x]);
+    }
+    const line = L.polyline(latlngs, { renderer: L.canvas(), color: cssVar("--map-track"), weight: 3 }).addTo(map);
+    map.fitBounds(line.getBounds(), { padding: [20, 20], maxZoom: 6 });
+    document.getElementById("map-figure").setAttribute("data-track", String(points.length));
+    return points.length;
+  }
+
   function drawMap(figure, points) {
     map = L.map(figure.querySelector(".map"), { attributionControl: false, zoomSnap: 0.5, worldCopyJump: false });
     const renderer = L.canvas();
@@ -231,8 +285,9 @@
       const latest = (d.events && d.events.latest) || [];
       points = pointsOfEvents(latest);
       if (d.lastPosition) points.push({ lat: d.lastPosition.lat, lon: d.lastPosition.lon, kind: "last", label: `Last position ${when(d.lastPosition.time)}` });
+      vesselId = typeof sc.api === "string" ? decodeURIComponent(sc.api.split("/").pop()) : vesselId;
       const m = mapBlock(points);
-      parts.push(m.figure, riskBlock(d.risk), eventsBlock(latest, (d.events && d.events.count) || 0));
+      parts.push(m.figure, trackControl(), riskBlock(d.risk), eventsBlock(latest, (d.events && d.events.count) || 0));
       parts.push(withheldBlock(sc.withheld), attributionBlock(sc));
       app.replaceChildren(...parts.filter(Boolean));
       m.draw();
@@ -242,7 +297,7 @@
       parts.push(el("header", { id: "dossier" }, el("h1", {}, v ? v.name || `MMSI ${v.mmsi}` : "Vessel events"), v ? el("dl", {}, el("div", {}, el("dt", {}, "IMO"), el("dd", {}, String(v.imo ?? "not known"))), el("div", {}, el("dt", {}, "MMSI"), el("dd", {}, String(v.mmsi)))) : null, el("p", {}, "Sanctions status and risk indicators are in get_vessel's answer.")));
       points = pointsOfEvents(rows);
       const m = mapBlock(points);
-      parts.push(m.figure, eventsBlock(rows, rows.length), withheldBlock(sc.withheld), attributionBlock(sc));
+      parts.push(m.figure, trackControl(), eventsBlock(rows, rows.length), withheldBlock(sc.withheld), attributionBlock(sc));
       app.replaceChildren(...parts.filter(Boolean));
       m.draw();
     }
@@ -264,9 +319,12 @@
       return;
     }
     switch (msg.method) {
-      case "ui/notifications/tool-input":
+      case "ui/notifications/tool-input": {
+        const id = msg.params && msg.params.arguments && msg.params.arguments.id;
+        if (typeof id === "string" || typeof id === "number") vesselId = String(id);
         if (app.getAttribute("aria-busy")) status("Looking the vessel up.");
         return;
+      }
       case "ui/notifications/tool-result":
         render(msg.params);
         return;
@@ -289,6 +347,7 @@
 
   request("ui/initialize", { appInfo: { name: "maritime-data-service-vessel", version: "1.0.0" }, appCapabilities: { availableDisplayModes: ["inline"] }, protocolVersion: PROTOCOL_VERSION })
     .then((result) => {
+      hostCapabilities = (result && result.hostCapabilities) || {};
       applyContext((result && result.hostContext) || {});
       notify("ui/notifications/initialized", {});
     })

@@ -3,11 +3,13 @@
  * the test's harness page: one sandboxed iframe holding the app's HTML (srcdoc, scripts only,
  * the CSP a host builds from the resource's metadata), the handshake answered with a host
  * context, then the tool's arguments and result. Every message the app sends is kept in
- * `window.appMessages`, so the test can read what it reported (its size, above all).
+ * `window.appMessages`, so the test can read what it reported (its size, above all). With
+ * `serverTools` the host passes the app's `tools/call` on to the server, through
+ * `window.callServerTool` (the test's SDK client, exposed to the page).
  */
 /* global document, window */
 "use strict";
-window.startHost = function ({ html, args, result, theme, csp }) {
+window.startHost = function ({ html, args, result, theme, csp, serverTools }) {
   window.appMessages = [];
   const frame = document.createElement("iframe");
   frame.title = "Vessel app";
@@ -24,10 +26,15 @@ window.startHost = function ({ html, args, result, theme, csp }) {
         result: {
           protocolVersion: "2026-01-26",
           hostInfo: { name: "mds-test-host", version: "1.0.0" },
-          hostCapabilities: {},
+          hostCapabilities: serverTools ? { serverTools: {} } : {},
           hostContext: { theme, displayMode: "inline", containerDimensions: { maxHeight: 500, width: 600 }, platform: "web" },
         },
       });
+    } else if (msg.method === "tools/call" && serverTools) {
+      window.callServerTool(msg.params).then(
+        (r) => post({ id: msg.id, result: r }),
+        (e) => post({ id: msg.id, error: { code: -32603, message: String(e) } }),
+      );
     } else if (msg.method === "ui/notifications/initialized") {
       // The host sends nothing to the app before `initialized` (the spec's rule).
       post({ method: "ui/notifications/tool-input", params: { arguments: args } });

@@ -16,6 +16,7 @@ import { after, before, describe, it } from "node:test";
 import type { Frame, Page } from "playwright-core";
 import { VESSEL_APP_URI } from "../../../../src/adapters/mcp/apps/vessel-app.ts";
 import { commitEvents, vesselEvent } from "../../../helpers/events.ts";
+import type { Client } from "@modelcontextprotocol/client";
 import { callTool, connect, type ToolCallResult } from "../../../helpers/mcp.ts";
 import { importFile, OFAC_2024_05_03 } from "../../../helpers/sanctions.ts";
 import { HOUR, identity, station, writeFixes } from "../../../helpers/vessels.ts";
@@ -40,7 +41,7 @@ interface HostRun {
 }
 
 /** What the harness page's `startHost` (mcp-app-host.js) and the test read back from the page. */
-type HostPage = { startHost(run: HostRun & { csp: string }): void; changeTheme(theme: string): void; appMessages: { method?: string; params?: { height?: number } }[] };
+type HostPage = { startHost(run: HostRun & { csp: string; serverTools: boolean }): void; changeTheme(theme: string): void; appMessages: { method?: string; params?: { height?: number } }[] };
 
 /** The app's background colour as the browser computed it. */
 const backgroundOf = (app: Frame) =>
@@ -53,6 +54,8 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
   let result: ToolCallResult;
   let events: ToolCallResult;
   let notFound: ToolCallResult;
+  /** The host's connection to the service, kept open: the app's own tool calls go through it. */
+  let client: Client;
   before(async () => {
     f = await startFixture();
     await importFile(f.t, "ofac", [OFAC_2024_05_03], { asOf: "2024-05-03" });
@@ -60,33 +63,37 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
     const st = await station(f.t, "pro");
     const now = f.t.clock.now();
     await identity(f.t, { stationId: st.id, mmsi: EBANO_MMSI, imo: EBANO, name: "EBANO" });
-    await writeFixes(f.t, [{ mmsi: EBANO_MMSI, time: now - HOUR, stationId: st.id, lat: 23.1, lon: -82.4, sog: 0.3, cog: 10, heading: 12, navStatus: 0 }]);
+    // Five hours of track along the Cuban north coast, the last fix an hour ago.
+    await writeFixes(
+      f.t,
+      [5, 4, 3, 2, 1].map((h) => ({ mmsi: EBANO_MMSI, time: now - h * HOUR, stationId: st.id, lat: 23.1 + (h - 1) * 0.05, lon: -82.4 - (h - 1) * 0.3, sog: 9.5, cog: 80, heading: 80, navStatus: 0 })),
+    );
     await commitEvents(f.t, [vesselEvent({ type: "loitering", stationId: st.id, mmsi: EBANO_MMSI, start: now - 30 * HOUR, lat: 22.6, lon: -83.9 })]);
     // What a host does: read the resource the tool names, call the tool.
-    const client = await connect(Object.assign(f.t, { address: f.base }), st.key, "2026-07-28");
-    try {
-      const read = await client.readResource({ uri: VESSEL_APP_URI });
-      html = (read.contents[0] as { text: string }).text;
-      args = { id: String(EBANO) };
-      result = await callTool(client, "get_vessel", args);
-      events = await callTool(client, "get_vessel_events", args);
-      notFound = await callTool(client, "get_vessel", { id: "9999993" });
-    } finally {
-      await client.close();
-    }
+    client = await connect(Object.assign(f.t, { address: f.base }), st.key, "2026-07-28");
+    const read = await client.readResource({ uri: VESSEL_APP_URI });
+    html = (read.contents[0] as { text: string }).text;
+    args = { id: String(EBANO) };
+    result = await callTool(client, "get_vessel", args);
+    events = await callTool(client, "get_vessel_events", args);
+    notFound = await callTool(client, "get_vessel", { id: "9999993" });
     assert.equal(result.isError, undefined);
   });
-  after(() => f.close());
+  after(async () => {
+    await client.close();
+    await f.close();
+  });
 
   /** The harness page on the service's origin (answered by the test itself), with every request it makes recorded. */
-  async function openHost(theme: "light" | "dark", answer: ToolCallResult = result): Promise<{ page: Page; app: Frame; requested: string[]; outside: string[]; close: () => Promise<void> }> {
+  async function openHost(theme: "light" | "dark", answer: ToolCallResult = result, serverTools = false): Promise<{ page: Page; app: Frame; requested: string[]; outside: string[]; close: () => Promise<void> }> {
     const { context, outside } = await newContext(f.browser, f.base);
     await context.route(`${f.base}${HARNESS_PATH}`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: HARNESS }));
+    await context.exposeFunction("callServerTool", (params: { name: string; arguments: Record<string, unknown> }) => callTool(client, params.name, params.arguments));
     const page = await context.newPage();
     const requested: string[] = [];
     page.on("request", (r) => requested.push(r.url()));
     await page.goto(`${f.base}${HARNESS_PATH}`);
-    await page.evaluate((run) => (globalThis as unknown as HostPage).startHost(run), { html, args, result: answer, theme, csp: RESTRICTIVE_CSP });
+    await page.evaluate((run) => (globalThis as unknown as HostPage).startHost(run), { html, args, result: answer, theme, csp: RESTRICTIVE_CSP, serverTools });
     const handle = await page.waitForSelector("iframe");
     const app = (await handle.contentFrame())!;
     await app.waitForSelector("main#app:not([aria-busy])");
@@ -112,6 +119,8 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
       assert.ok((await app.locator("#map canvas").count()) >= 1);
       assert.match((await app.locator("#events").textContent()) ?? "", /loitering/);
       assert.match((await app.locator("#attribution").textContent()) ?? "", /OFAC/);
+      // This host passes no tool call on: no offer to fetch the track.
+      assert.equal(await app.locator("#track-button").count(), 0);
       // The host's theme, and a height within the 500 px a widget may take.
       assert.equal(await app.locator("html").getAttribute("data-theme"), theme);
       assert.equal(await backgroundOf(app), theme === "dark" ? "rgb(27, 29, 33)" : "rgb(255, 255, 255)");
@@ -159,5 +168,26 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
     assert.deepEqual(await seriousA11yViolationsInFrame(h.app), []);
     await h.close();
     assert.deepEqual(h.outside, []);
+  });
+
+  it("a host that passes tool calls on: the app draws the last day of track when asked, and only then", async () => {
+    const h = await openHost("light", result, true);
+    const button = h.app.getByRole("button", { name: "Draw the last 24 hours of track (get_vessel_track, 1 credit)" });
+    assert.equal(await h.app.locator("#map-figure").getAttribute("data-track"), null);
+    const calls = () => h.page.evaluate(() => (globalThis as unknown as HostPage).appMessages.filter((m) => m.method === "tools/call"));
+    assert.deepEqual(await calls(), []);
+    await button.click();
+    await h.app.waitForSelector("#map-figure[data-track]");
+    assert.equal(await h.app.locator("#map-figure").getAttribute("data-track"), "5");
+    assert.match((await h.app.locator("#track-status").textContent()) ?? "", /^Track drawn: 5 points from /);
+    assert.deepEqual(
+      (await calls()).map((m) => (m as { params?: unknown }).params),
+      [{ name: "get_vessel_track", arguments: { id: "7406784", hours: 24 } }],
+    );
+    assert.deepEqual(await seriousA11yViolationsInFrame(h.app), []);
+    await screenshot(h.page, "mcp-vessel-app-track");
+    await h.close();
+    assert.deepEqual(h.outside, []);
+    assert.deepEqual(h.requested, [`${f.base}${HARNESS_PATH}`]);
   });
 });
