@@ -250,6 +250,11 @@
 
   // ---- one answer ----
   function render(result) {
+    // A host may send a later result to the same frame: the old map goes with the old answer.
+    if (map) map.remove();
+    map = null;
+    land = null;
+    markers.length = 0;
     const sc = result && result.structuredContent;
     if (!sc || result.isError || (sc.type !== "vessel" && sc.type !== "vessel_events")) {
       // An error or an answer the app does not draw: the text the model got, as it is.

@@ -43,6 +43,8 @@ window.startHost = function ({ html, args, result, theme, csp, serverTools }) {
   });
   frame.srcdoc = html.replace("<head>", `<head><meta http-equiv="Content-Security-Policy" content="${csp}">`);
   document.querySelector("main").append(frame);
+  /** A later tool result to the same frame (a host re-running the tool). */
+  window.sendResult = (next) => post({ method: "ui/notifications/tool-result", params: next });
   /** A host-context change, as a host sends it when the user switches theme. */
   window.changeTheme = (next) => frame.contentWindow.postMessage({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: next } }, "*");
 };

@@ -41,7 +41,7 @@ interface HostRun {
 }
 
 /** What the harness page's `startHost` (mcp-app-host.js) and the test read back from the page. */
-type HostPage = { startHost(run: HostRun & { csp: string; serverTools: boolean }): void; changeTheme(theme: string): void; appMessages: { method?: string; params?: { height?: number } }[] };
+type HostPage = { startHost(run: HostRun & { csp: string; serverTools: boolean }): void; changeTheme(theme: string): void; sendResult(result: ToolCallResult): void; appMessages: { method?: string; params?: { height?: number } }[] };
 
 /** The app's background colour as the browser computed it. */
 const backgroundOf = (app: Frame) =>
@@ -137,11 +137,15 @@ describe("browser: the MCP vessel app in a host's sandboxed frame", { skip: NO_B
     });
   }
 
-  it("follows the host when its theme changes (host-context-changed)", async () => {
+  it("follows the host when its theme changes (host-context-changed), and draws a later result afresh", async () => {
     const h = await openHost("light");
     await h.page.evaluate(() => (globalThis as unknown as HostPage).changeTheme("dark"));
     await h.app.waitForSelector('html[data-theme="dark"]');
     assert.equal(await backgroundOf(h.app), "rgb(27, 29, 33)");
+    // A later result replaces the drawing: one map, with the events answer's one place.
+    await h.page.evaluate((next) => (globalThis as unknown as HostPage).sendResult(next), events);
+    await h.app.waitForSelector('#map-figure[data-drawn="1"]');
+    assert.equal(await h.app.locator(".leaflet-container").count(), 1);
     await h.close();
     assert.deepEqual(h.outside, []);
   });
