@@ -55,6 +55,8 @@ describe("MCP clients of every protocol revision", () => {
         const first = (tool: string) => CASES.find((c) => c.tool === tool && c.expect === "ok" && (c.plan === "pro" || !c.prepare))!;
         const feed = first("get_my_feed");
         await feed.prepare?.(t, k);
+        // A screening of the account's own, whose receipt get_screening reads.
+        await first("get_screening").prepare?.(t, k);
         const client = await connect(t, k.key, revision);
         const { tools } = await client.listTools();
         const ajv = new Ajv2020({ strict: false });

@@ -118,3 +118,22 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: "disabled" });
 }
+
+/** A phone's screen width (an iPhone 12 to 15 in CSS pixels): every page must fit it. */
+export const PHONE_WIDTH = 390;
+
+/**
+ * How much wider than a phone's screen the page is drawn (0 when it fits): the viewport is
+ * narrowed to PHONE_WIDTH, the document's scroll width read, and the viewport put back.
+ * Tables scroll inside their own box and the header wraps, so nothing should stick out.
+ */
+export async function overflowOnPhone(page: Page): Promise<number> {
+  const before = page.viewportSize() ?? VIEW.viewport;
+  await page.setViewportSize({ width: PHONE_WIDTH, height: 844 });
+  try {
+    const width = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+    return Math.max(0, width - PHONE_WIDTH);
+  } finally {
+    await page.setViewportSize(before);
+  }
+}
