@@ -57,12 +57,14 @@ describe("MCP: the vessel app", () => {
         const listed = resources.find((r) => r.uri === VESSEL_APP_URI);
         assert.ok(listed, "the app is listed");
         assert.equal(listed.mimeType, RESOURCE_MIME_TYPE);
+        // The listing carries the same UI metadata, for hosts that review apps before any call.
+        assert.deepEqual(listed._meta?.ui, { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true });
         const read = await client.readResource({ uri: VESSEL_APP_URI });
         assert.equal(read.contents.length, 1);
         const content = read.contents[0] as { uri: string; mimeType?: string; text?: string; _meta?: Record<string, any> };
         assert.equal(content.uri, VESSEL_APP_URI);
         assert.equal(content.mimeType, RESOURCE_MIME_TYPE);
-        assert.deepEqual(content._meta?.ui?.csp, { connectDomains: [], resourceDomains: [] });
+        assert.deepEqual(content._meta?.ui, { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true });
         const html = content.text ?? "";
         assert.match(html, /^<!doctype html>/i);
         // Self-contained: no script, stylesheet, image or import is fetched from anywhere, this service included.
