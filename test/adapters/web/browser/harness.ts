@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import axeCore from "axe-core";
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
 import { tool } from "../../../helpers/system-tools.ts";
 
 /**
@@ -81,11 +82,31 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   }
 }
 
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
 async function axe(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations
+  const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return serious(result.violations);
+}
+
+function serious(violations: axeCore.Result[]): string[] {
+  return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * The same check inside one frame. AxeBuilder passes over a sandboxed frame without scripts'
+ * same-origin access (an MCP app's srcdoc frame) and reports nothing for it; axe is put into
+ * the frame itself instead (the evaluation is the browser's, not the frame's CSP-bound script).
+ */
+export async function seriousA11yViolationsInFrame(frame: Frame): Promise<string[]> {
+  await frame.evaluate(axeCore.source);
+  const violations = await frame.evaluate(
+    (tags) => (globalThis as unknown as { axe: typeof axeCore }).axe.run({ runOnly: { type: "tag", values: tags } }).then((r) => r.violations),
+    AXE_TAGS,
+  );
+  return serious(violations);
 }
 
 /**
