@@ -94,7 +94,7 @@ for (const engine of ENGINES) {
     it("the search page says type and flag are not part of results, apart from what sources withhold", async () => {
       const res = await t.service.app.inject({ method: "GET", url: "/search?q=artavil", remoteAddress: "10.77.0.2" });
       assert.equal(res.statusCode, 200);
-      assert.match(res.body, /id="not-in-hits" data-section="vessel.vesselType,vessel.flag">Vessel type and flag are not part of search results \(1 vessel listed\): open a vessel(?:&#39;|')s page to see them; for these vessels they come from <code>ofac<\/code>\. This is how search results are made, not a restriction of any source\./);
+      assert.match(res.body, /id="not-in-hits" data-section="vessel.vesselType,vessel.flag">Vessel type and flag are not part of search results \(1 vessel listed\): open a vessel(?:&#39;|')s page to see them; for these vessels they come from OFAC Specially Designated Nationals list\. This is how search results are made, not a restriction of any source\./);
       assert.doesNotMatch(res.body, /data-section="vessel.vesselType,vessel.flag"><strong>/);
       assert.match(res.body, /id="withheld-none"/);
     });
@@ -118,7 +118,7 @@ for (const engine of ENGINES) {
       assert.equal(res.statusCode, 200);
       const body = res.body;
       const otherNames = body.slice(body.indexOf('id="other-names"'), body.indexOf("</table>", body.indexOf('id="other-names"')));
-      assert.match(otherNames, /<td>ALPHA<\/td><td>not sighted<\/td><td>not sighted<\/td><td>ofac<\/td><td><code>ofac<\/code> record 15036 \(former name\): listing date not published; in the list&#39;s version of 2024-05-03<\/td>/);
+      assert.match(otherNames, /<td>ALPHA<\/td><td>not sighted<\/td><td>not sighted<\/td><td>OFAC Specially Designated Nationals list<\/td><td><code>ofac<\/code> record 15036 \(former name\): listing date not published; in the list&#39;s version of 2024-05-03<\/td>/);
       const mmsis = body.slice(body.indexOf('id="mmsi-history"'), body.indexOf("</table>", body.indexOf('id="mmsi-history"')));
       assert.match(mmsis, /<td>572469210<\/td><td>not sighted<\/td><td>not sighted<\/td>/);
       assert.doesNotMatch(mmsis, /2024-05-03 00:00 UTC/, "the list's date is not shown as a sighting");
