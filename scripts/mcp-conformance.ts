@@ -27,6 +27,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
+import { importSanctions } from "../src/adapters/importers/sanctions-import.ts";
 import { parseConfig } from "../src/config.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
 import { authorizationScenarios } from "./conformance/authorization-scenarios.ts";
@@ -132,6 +133,9 @@ async function startService(dir: string): Promise<{ service: Service; url: strin
   const service = await createService(config);
   process.stderr.write("importing the bundled reference data into a fresh store...\n");
   await importMissingDatasets(service, { progress: false });
+  // Sanctions lists are not bundled (they are fetched from their publishers); the repo's OFAC
+  // sample gives the list tools rows, so a fresh clone needs no network for this run.
+  await importSanctions(service.services, "ofac", [join(PROJECT_ROOT, "test/fixtures/sanctions/ofac/sdn_csv_vessel_rows_2024-05-03.csv")], { asOf: "2024-05-03" });
   const url = await service.app.listen({ port: 0, host: "127.0.0.1" });
   return { service, url };
 }
