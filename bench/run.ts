@@ -44,6 +44,7 @@ const BENCHMARKS: Benchmark[] = [
   { name: "events-accuracy", file: "events-accuracy.ts", quickArgs: ["5", "1"] },
   { name: "pages-vs-api", file: "pages-vs-api.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "api-processes", file: "api-processes.ts", quickArgs: ["1", "1"], requires: ["DATABASE_URL", "REDIS_URL"] },
+  { name: "sanctions-changes", file: "sanctions-changes.ts", quickArgs: ["1", "200"], alsoUses: ["DATABASE_URL"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */

@@ -10,11 +10,15 @@
  * server spends. Requests run one at a time; the endpoints alternate per round so drift in
  * the machine's load hits them alike. SQLite always, PostgreSQL too when DATABASE_URL is set.
  * The lists are the real samples of test/fixtures/sanctions (OFAC 851, UK 632, EU 674 vessels).
+ * Screening runs with its signed receipt (docs/screening-receipts.md) and, in rows of their own,
+ * without it (the operation's `receipt` switched off in this process), so what a receipt costs
+ * is measured side by side.
  */
 import { join } from "node:path";
 import { importSanctions, importSanctionsFiles } from "../src/adapters/importers/sanctions-import.ts";
 import { isValidImo } from "../src/domain/identifiers.ts";
 import { PROJECT_ROOT, type Service } from "../src/main.ts";
+import { screen } from "../src/operations/screen.ts";
 import { reassembleUkCsv } from "../test/helpers/sanctions-fixtures.ts";
 import { percentile } from "./percentile.ts";
 import { withEngineService } from "./engine-service.ts";
@@ -60,26 +64,31 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<string[]> {
       keys.push((await service.services.accounts.createKey(a.id)).key);
     }
     const ids = await screenIds(service);
-    const endpoints: [string, string][] = [
-      ["GET /api/v1/screen (50 ids)", `/api/v1/screen?ids=${ids}`],
+    // The third field: whether screening keeps its signed receipt (the operation's `receipt`), so its cost shows beside the same call without it.
+    const endpoints: [string, string, boolean][] = [
+      ["GET /api/v1/screen (50 ids)", `/api/v1/screen?ids=${ids}`, true],
+      ["GET /api/v1/screen (50 ids, receipt off)", `/api/v1/screen?ids=${ids}`, false],
       // Baselines through the same pipeline: one id (the same path with a 1-credit charge), and usage (free, no charge).
-      ["GET /api/v1/screen (1 id, baseline)", `/api/v1/screen?ids=${ids.split(",")[30]}`],
-      ["GET /api/v1/usage (baseline, free)", "/api/v1/usage"],
-      ["GET /api/v1/sanctions/ofac?limit=50", "/api/v1/sanctions/ofac?limit=50"],
+      ["GET /api/v1/screen (1 id, baseline)", `/api/v1/screen?ids=${ids.split(",")[30]}`, true],
+      ["GET /api/v1/screen (1 id, receipt off)", `/api/v1/screen?ids=${ids.split(",")[30]}`, false],
+      ["GET /api/v1/usage (baseline, free)", "/api/v1/usage", true],
+      ["GET /api/v1/sanctions/ofac?limit=50", "/api/v1/sanctions/ofac?limit=50", true],
     ];
     let k = 0;
-    const call = async (url: string) => {
+    const call = async (url: string, receipts: boolean) => {
+      (screen as { receipt?: "screening" }).receipt = receipts ? "screening" : undefined;
       const started = performance.now();
       const r = await service.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${keys[k++ % keys.length]}` } });
       const ms = performance.now() - started;
       if (r.statusCode !== 200) throw new Error(`${url.slice(0, 40)} answered ${r.statusCode}: ${r.body.slice(0, 200)}`);
       return ms;
     };
-    for (const [, url] of endpoints) for (let i = 0; i < 200; i++) await call(url); // warm-up
+    for (const [, url, receipts] of endpoints) for (let i = 0; i < 200; i++) await call(url, receipts); // warm-up
     const times = endpoints.map(() => [] as number[]);
     for (let r = 0; r < rounds; r++) {
-      for (const [i, [, url]] of endpoints.entries()) for (let n = 0; n < perRound; n++) times[i]!.push(await call(url));
+      for (const [i, [, url, receipts]] of endpoints.entries()) for (let n = 0; n < perRound; n++) times[i]!.push(await call(url, receipts));
     }
+    (screen as { receipt?: "screening" }).receipt = "screening";
     const first = JSON.parse((await service.app.inject({ method: "GET", url: endpoints[0]![1], headers: { authorization: `Bearer ${keys[0]}` } })).body);
     console.warn(`${engine}: screen answers ${first.count} ids, ${first.sanctionedCount} sanctioned`);
     return endpoints.map(

@@ -1,4 +1,4 @@
-/* Maps of the public pages: a vessel's track and last position, a port, a wreck or a waterway's gate, drawn from the figure's data-map on the bundled land. Without script the figure stays hidden; the page's tables say the same. */
+/* Maps of the public pages: a vessel's track, last position and events, a port, a wreck or a waterway's gate, drawn from the figure's data-map on the bundled land. Without script the figure stays hidden; the page's tables and lists say the same. */
 /* global document, L, window */
 "use strict";
 (function () {
@@ -49,6 +49,11 @@
       }
       L.circleMarker([p.lat, lon], { radius: 7, color: "#9b1c1c", weight: 2, fillColor: "#ffffff", fillOpacity: 1 }).bindTooltip(p.label).addTo(map);
       bounds.push([p.lat, lon]);
+      drawn += 1;
+    }
+    for (const e of content.events || []) {
+      L.circleMarker([e.lat, e.lon], { radius: 5, color: "#7a4b00", weight: 2, fillColor: "#f2b233", fillOpacity: 1, className: "event-mark event-" + e.type }).bindTooltip(e.label).addTo(map);
+      bounds.push([e.lat, e.lon]);
       drawn += 1;
     }
     if (bounds.length === 1 || (bounds.length > 1 && L.latLngBounds(bounds).getNorthEast().equals(L.latLngBounds(bounds).getSouthWest()))) map.setView(bounds[0], 6);

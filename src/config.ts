@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { DEFAULT_STALE_AFTER_DAYS } from "./domain/sanctions/coverage.ts";
+import { DEFAULT_RETENTION, type Retention } from "./domain/screenings/retention.ts";
 import { isSanctionsListKey, SANCTIONS_LISTS, type SanctionsListKey } from "./domain/sanctions/designation.ts";
 
 /**
@@ -47,6 +48,18 @@ const sanctionsRefresh = z.string().transform((v, ctx): number | null => {
     return z.NEVER;
   }
   return ms;
+});
+
+/** How long screening receipts are kept: years (`5y`) or days (`90d`), at least one day, at most 100 years. */
+const retention = z.string().transform((v, ctx): Retention => {
+  const m = /^\s*(\d{1,6})\s*(y|d)\s*$/i.exec(v);
+  const count = m ? Number(m[1]) : NaN;
+  const unit = m?.[2]!.toLowerCase() === "y" ? "years" : "days";
+  if (!m || count < 1 || (unit === "years" ? count > 100 : count > 36_525)) {
+    ctx.addIssue({ code: "custom", message: "must be a whole number of years or days with its unit, e.g. 5y or 90d (at least 1d, at most 100y)" });
+    return z.NEVER;
+  }
+  return { count, unit };
 });
 
 /** A station listener's port, or `off`; 0 picks a free port. */
@@ -106,6 +119,7 @@ const EnvSchema = z.object({
   SANCTIONS_FETCH_TIMEOUT_SECONDS: wholeNumber(1, 86_400, "must be a whole number of seconds from 1 to 86400").default(300),
   SANCTIONS_SOURCES: sanctionsSources.optional(),
   SANCTIONS_STALE_DAYS: wholeNumber(1, 3650, "must be a whole number of days from 1 to 3650").default(DEFAULT_STALE_AFTER_DAYS),
+  SCREENING_RETENTION: retention.default(DEFAULT_RETENTION),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   SIGNUP: z.enum(["open", "closed"], { error: "must be open or closed" }).default("closed"),
@@ -149,6 +163,8 @@ export interface Config {
   sanctionsFetchTimeoutMs: number;
   /** Days after its last successful import that a sanctions list is marked stale in answers. */
   sanctionsStaleDays: number;
+  /** How long screening receipts are kept before the sweep deletes them (default 5 years). */
+  screeningRetention: Retention;
   /** Per-list sources overriding the official files. */
   sanctionsSources: Partial<Record<SanctionsListKey, string[]>>;
   /** Host names /mcp answers to besides localhost, BASE_URL's and HOST's (DNS-rebinding guard); `*` turns the check off. */
@@ -220,6 +236,7 @@ export function parseConfig(env: Record<string, string | undefined>, projectRoot
     sanctionsFetchTimeoutMs: e.SANCTIONS_FETCH_TIMEOUT_SECONDS * 1000,
     sanctionsSources: e.SANCTIONS_SOURCES ?? {},
     sanctionsStaleDays: e.SANCTIONS_STALE_DAYS,
+    screeningRetention: e.SCREENING_RETENTION,
     mcpAllowedHosts: commaList(e.MCP_ALLOWED_HOSTS),
     mcpAllowedOrigins: commaList(e.MCP_ALLOWED_ORIGINS),
     signup: e.SIGNUP,

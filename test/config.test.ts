@@ -41,3 +41,16 @@ it("TRUST_PROXY takes addresses, networks and proxy-addr's names, and refuses an
     assert.throws(() => parseConfig({ TRUST_PROXY: bad }, "/p"), (e) => e instanceof ConfigError && /^TRUST_PROXY: must be a comma-separated list/.test(e.message), bad);
   }
 });
+
+it("SCREENING_RETENTION is 5 years by default, takes years or days, and refuses anything else in one line", () => {
+  assert.deepEqual(parseConfig({}, "/p").screeningRetention, { count: 5, unit: "years" });
+  assert.deepEqual(parseConfig({ SCREENING_RETENTION: "7y" }, "/p").screeningRetention, { count: 7, unit: "years" });
+  assert.deepEqual(parseConfig({ SCREENING_RETENTION: "90D" }, "/p").screeningRetention, { count: 90, unit: "days" });
+  for (const bad of ["5", "five years", "0d", "0y", "101y", "-1y", "1.5y", "5 years", "1w"]) {
+    assert.throws(
+      () => parseConfig({ SCREENING_RETENTION: bad }, "/p"),
+      (e) => e instanceof ConfigError && e.message === `SCREENING_RETENTION: must be a whole number of years or days with its unit, e.g. 5y or 90d (at least 1d, at most 100y), got ${JSON.stringify(bad)}` && !e.message.includes("\n"),
+      bad,
+    );
+  }
+});

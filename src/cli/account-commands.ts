@@ -41,6 +41,7 @@ const COMMANDS: Record<string, Spec> = {
   "webhooks delete": { op: "account.webhooks.delete", id: true },
   "webhooks test": { op: "account.webhooks.test", id: true },
   "webhooks enable": { op: "account.webhooks.enable", id: true },
+  "webhooks disable": { op: "account.webhooks.disable", id: true },
   "webhooks rotate-secret": { op: "account.webhooks.rotate", id: true, body: (v) => defined({ graceHours: str(v, "grace-hours") === undefined ? undefined : Number(str(v, "grace-hours")) }) },
   "webhooks deliveries": { op: "account.webhooks.deliveries", id: true, query: (v) => defined({ status: str(v, "status"), event: str(v, "event"), limit: str(v, "limit") }) as Record<string, string> },
   "deliveries retry": { op: "account.deliveries.retry", id: true },

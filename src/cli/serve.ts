@@ -10,6 +10,7 @@ import { redisProbe, storageProbe } from "../adapters/storage/probes.ts";
 import { buildOpsServer, roleMetricRegistries } from "../compose/ops-server.ts";
 import { startPartitionUpkeep } from "../compose/partition-upkeep.ts";
 import { startSessionSweep } from "../compose/session-sweep.ts";
+import { startReceiptSweep } from "../compose/receipt-sweep.ts";
 import { registerReadiness } from "../compose/readiness.ts";
 import { ReadinessGate } from "../compose/readiness-gate.ts";
 import { isRole, type Role, ROLE_PARTS, ROLES, runs } from "../compose/roles.ts";
@@ -107,11 +108,15 @@ export async function serveCommand(argv: string[], io: CliIo, open: OpenOptions 
   const stopUpkeep = runs(role, "station-listeners") || runs(role, "maintenance") ? startPartitionUpkeep(core) : () => {};
   // Ended sign-in sessions are deleted hourly by the processes that do upkeep.
   const sessionSweep = runs(role, "maintenance") ? startSessionSweep(core) : null;
+  // Screening receipts past SCREENING_RETENTION, likewise.
+  const receiptSweep = runs(role, "maintenance") ? startReceiptSweep(core) : null;
   const stop = async () => {
     stopping = true;
     stopUpkeep();
     sessionSweep?.stop();
+    receiptSweep?.stop();
     await sessionSweep?.first;
+    await receiptSweep?.first;
     await simulator?.stop();
     await refresher?.stop();
     // Stop accepting: the listeners close and their last batch is written; HTTP finishes the requests in hand.

@@ -19,7 +19,7 @@ export type Part =
   | "import-data"
   /** Webhook deliveries, the sanctions alerts reader and the zone queue's catch-up poll. */
   | "deliveries"
-  /** Sanctions list refresh, vessel registry refresh, archive compaction, partition upkeep and the sweep of ended sign-in sessions. */
+  /** Sanctions list refresh, vessel registry refresh, archive compaction, partition upkeep, and the sweeps of ended sign-in sessions and of screening receipts past their retention. */
   | "maintenance";
 
 const API: readonly Part[] = ["http-api", "import-data"];

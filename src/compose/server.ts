@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../adapters/http/app.ts";
@@ -38,7 +37,6 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     metricsToken: config.metricsToken,
     trustProxy: config.trustProxy,
     logLevel: config.logLevel,
-    errorsDocPath: join(options.projectRoot, "docs/errors.md"),
     metricRegistries: [ingest.metrics.registry, core.webhooks.metrics.registry],
   });
   const gate = new ReadinessGate(options.ready ?? true);
@@ -56,6 +54,12 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     signup: config.signup,
     listGrants: (accountId) => connectedApps.listGrants(accountId),
     revokeGrant: (accountId, grantId) => connectedApps.revokeGrant(accountId, grantId),
+    // Bound ports once `serve` has bound them; before that (and in tests) the configured ones, 0 meaning "picked at start".
+    stationPorts: () => ({
+      tcp: ingest.tcp?.port ?? (config.ingestTcpPort === 0 ? null : config.ingestTcpPort),
+      udp: ingest.udp?.port ?? (config.ingestUdpPort === 0 ? null : config.ingestUdpPort),
+    }),
+    docsDir: join(options.projectRoot, "docs"),
   });
   // The authorization server signs people in through the web face's session and CSRF tokens.
   // Client metadata documents are fetched under the webhook address rules, by the same transport.
@@ -72,8 +76,6 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     ...options.oauth,
   });
   if (cimd) app.addHook("onClose", () => cimd.close());
-  const webhooksDoc = readFileSync(join(options.projectRoot, "docs/webhooks.md"), "utf8");
-  app.get("/docs/webhooks", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(webhooksDoc));
   return { app, gate };
 }
 

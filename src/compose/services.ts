@@ -31,6 +31,8 @@ import { SqlCompanyStore } from "../adapters/storage/reference/company-store.ts"
 import { SqlFlagFleetReader } from "../adapters/storage/reference/flag-fleet-store.ts";
 import { SqlInspectionStore } from "../adapters/storage/reference/inspection-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions/sanctions-store.ts";
+import { SqlScreeningReceiptStore } from "../adapters/storage/screenings/receipt-store.ts";
+import { SqlReceiptSigner } from "../adapters/storage/screenings/receipt-signer.ts";
 import { SqlStationStore } from "../adapters/storage/stations/station-store.ts";
 import { OwnStations } from "../adapters/storage/stations/own-stations.ts";
 import { SharedStations } from "../adapters/storage/stations/shared-stations.ts";
@@ -215,6 +217,9 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     companies: new SqlCompanyStore(store.db),
     inspections: new SqlInspectionStore(store.db),
     sanctions: new SqlSanctionsStore(store.db, { staleAfterDays: config.sanctionsStaleDays }),
+    screenings: new SqlScreeningReceiptStore(store.db),
+    // The receipt key's private half is sealed by the same key as webhook secrets.
+    receiptSigner: new SqlReceiptSigner(store.db, secretBox, clock),
     vessels: new SqlVesselStore(
       store.db,
       store.dialect,

@@ -125,6 +125,9 @@ export interface StationStore {
   updateStation(id: number, settings: StationSettings): Promise<Station | null>;
   /** A new secret (and UDP signing key) for the station; the old one stops working. Null when there is no such station. */
   rotateSecret(stationId: number): Promise<{ station: Station; secret: string } | null>;
+  /** Deletes a station for its owner: it accepts nothing more and leaves their list; what it delivered stays. False when there is no such station (or it is deleted already). */
+  deleteStation(stationId: number): Promise<boolean>;
+  /** A station in use (a deleted one is not found). */
   getStation(id: number): Promise<Station | null>;
   listStations(accountId: string): Promise<Station[]>;
   /** Every shared station (the public sources among stations). */

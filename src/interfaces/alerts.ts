@@ -1,4 +1,5 @@
 import type { BBox, Polygon } from "../domain/alerts/geometry.ts";
+import type { Watcher } from "../domain/alerts/watcher.ts";
 import type { VesselZoneState } from "../domain/alerts/zone-tracker.ts";
 import type { PositionFix } from "./positions.ts";
 import type { NewAlert } from "./webhooks.ts";
@@ -65,6 +66,15 @@ export interface AlertStore {
 
   /** A named position in an outbox the alert engine reads (the sanctions events), 0 when never set. */
   cursor(name: string): Promise<number>;
+}
+
+/**
+ * The watchers of vessels carrying any of these identifiers: follows today, watchlist
+ * memberships beside them. One read per kind of watcher for a whole page of sanctions
+ * changes, however many rows and watchers it has.
+ */
+export interface VesselWatchers {
+  watchersOf(imos: readonly number[], mmsis: readonly number[]): Promise<Watcher[]>;
 }
 
 /** A fix committed by ingest and waiting for zone evaluation, with its place in the queue. */

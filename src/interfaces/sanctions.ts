@@ -148,6 +148,8 @@ export interface SanctionsFeedQuery {
   since: string | null;
   until: string | null;
   after: SanctionsFeedKey | null;
+  /** Only versions up to this id (inclusive): a reader that takes whole versions at a time. */
+  throughVersion?: number;
   limit: number;
 }
 
@@ -200,6 +202,8 @@ export interface SanctionsStore {
   /** Latest version of every list, including lists never imported. */
   listStates(): Promise<SanctionsListState[]>;
   versions(list: SanctionsListKey): Promise<SanctionsVersionRow[]>;
+  /** Versions of every list with id > afterId, in id order (the order they were committed in). */
+  versionsAfter(afterId: number, limit: number): Promise<SanctionsVersionRow[]>;
   /** Active designations of a list in id order after `afterId`, with their latest parsed record. */
   listActive(list: SanctionsListKey, afterId: number, limit: number): Promise<{ designation: StoredDesignation; record: Designation }[]>;
   /**

@@ -1,3 +1,4 @@
+import type { EventSummary } from "../domain/alerts/event-summary.ts";
 import type { AlertKind, EventType } from "../domain/alerts/payload.ts";
 import type { EndpointStatus, WebhookEndpoint } from "../domain/webhooks/endpoint.ts";
 
@@ -32,7 +33,7 @@ export interface DeliveryAttempt {
   responseSnippet: string | null;
 }
 
-export interface Delivery {
+export interface Delivery extends EventSummary {
   id: number;
   eventId: number;
   eventType: string;
@@ -115,6 +116,8 @@ export interface WebhookStore {
   rotateSecret(accountId: string, id: number, secret: string, previousUntil: number, now: number): Promise<WebhookEndpoint | null>;
   /** Turns a turned-off endpoint on again and clears its failure streak. */
   enableEndpoint(accountId: string, id: number, now: number): Promise<WebhookEndpoint | null>;
+  /** Turns an endpoint off (its owner's choice, `reason` saying so); alerts meanwhile are logged as skipped. */
+  disableEndpoint(accountId: string, id: number, reason: string, now: number): Promise<WebhookEndpoint | null>;
 
   /**
    * Records alerts, one event each, and fans each out to the account's endpoints (a pending

@@ -24,11 +24,12 @@ export const watchlistsScreen = defineOperation({
   paged: true,
   // The page's members are known only once the list is read: `limit` is reserved, and run() charges what it screened.
   cost: (input) => input.limit,
+  receipt: "screening",
   async run(ctx, input) {
     const list = await ownedWatchlist(ctx, input.id);
     const read = await ctx.services.watchlists.watchlistMembers(list.id, afterPosition(input.cursor), input.limit + 1);
     const page = read.slice(0, input.limit).map(memberId);
     const screened = await screenVessels(ctx, page.map((id) => ({ text: formatVesselId(id), id })), input.lists);
-    return { top: { watchlist: watchlistView(list), ...screened.top }, data: screened.data, nextCursor: nextPageCursor(read, input.limit), charge: page.length };
+    return { top: { watchlist: watchlistView(list), ...screened.top }, data: screened.data, nextCursor: nextPageCursor(read, input.limit), charge: page.length, listVersions: screened.listVersions };
   },
 });

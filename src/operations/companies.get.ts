@@ -8,6 +8,7 @@ import { SANCTIONS_LISTS } from "../domain/sanctions/designation.ts";
 import { isLoaded } from "../domain/sanctions/coverage.ts";
 import { companyPagePath, vesselPagePath } from "../domain/pages/page-paths.ts";
 import { defineOperation, type OperationContext } from "./operation.ts";
+import { SanctionedListsSchema, sanctionedShips } from "./projections/sanctioned-now.ts";
 
 /** An id as asked, and the page form `{entityId}-{slug}` it may be. */
 type AskedId = { text: string; ref: EntityRef };
@@ -69,7 +70,7 @@ export const companiesGet = defineOperation({
     "One company (legal entity) as the loaded sources state it: each source's record (name, other names, company IMO number, LEI, country, address), " +
     "its own sanctions designations, what each sanctions list could say of it (`designationChecks`: designated, not_designated, or no_company_records when " +
     "the list as loaded holds no company designations at all, which is no clearance), and its fleet: every ship a source ties to it, with the role (registered_owner, operator, manager, or linked when the source does not say which), " +
-    "the source field quoted as evidence, and the source. Records of several sources are one company only when they share a company IMO number or an LEI, never by name. " +
+    "the source field quoted as evidence, the source, and `sanctioned`: the lists designating that ship now. Records of several sources are one company only when they share a company IMO number or an LEI, never by name. " +
     "`entityId` is imo-{company IMO number}, lei-{LEI}, {list}-{record id} (ofac-12345) or {source}-name-{slug} (marad-name-matson-navigation-co-inc); every id of a company's records resolves to it, as does the page form {entityId}-{slug}.",
   auth: "optional",
   input: z.strictObject({ entityId: entityIdParam.describe("The company's entity id, e.g. ofac-9702 or marad-name-matson-navigation-co-inc.") }),
@@ -83,7 +84,8 @@ export const companiesGet = defineOperation({
       ),
       designations: z.array(CompanyDesignationSchema),
       designationChecks: z.array(DesignationCheckSchema),
-      fleet: z.array(z.object({ vessel: VesselRefSchema, role: z.string(), evidence: z.string(), sources: z.array(z.string()) })),
+      /** `sanctioned`: the lists designating the ship now, so the fleet says which members are designated. */
+      fleet: z.array(z.object({ vessel: VesselRefSchema, role: z.string(), evidence: z.string(), sources: z.array(z.string()), sanctioned: SanctionedListsSchema })),
     }),
   },
   responseType: "company",
@@ -105,13 +107,17 @@ export const companiesGet = defineOperation({
       const status = !ctx.rights.may([list]) ? "withheld" : !loaded ? "list_not_loaded" : designatesThis ? "designated" : count > 0 ? "not_designated" : "no_company_records";
       return { list, status, asOf: loaded && status !== "withheld" ? state.asOf : null, companyDesignationsLoaded: status === "withheld" ? 0 : count } as const;
     });
+    const shipOf = (f: { imo: number | null; mmsi: number | null }): VesselId => (f.imo !== null ? { kind: "imo", imo: f.imo } : { kind: "mmsi", mmsi: f.mmsi! });
+    const sanctioned = await sanctionedShips(ctx, records.flatMap((r) => r.fleet.map(shipOf)));
     const fleet = records.flatMap((r) =>
       r.fleet.map((f) => {
-        const vesselId: VesselId = f.imo !== null ? { kind: "imo", imo: f.imo } : { kind: "mmsi", mmsi: f.mmsi! };
+        const vesselId = shipOf(f);
         const vid = formatVesselId(vesselId);
         // The name the source gives: the ship's page redirects to its current name if it has another.
         const vessel = { id: vid, imo: f.imo, mmsi: f.mmsi, name: f.vesselName, api: `${ctx.baseUrl}/api/v1/vessels/${vid}`, page: `${ctx.baseUrl}${vesselPagePath(vesselId, f.vesselName)}` };
-        return sourced("fleet", [r.source], { vessel, role: f.role, evidence: f.evidence, sources: [r.source] }, { countRows: true, leaf: true });
+        // A designation of the ship is its list's fact: the row rests on that list too.
+        const lists = sanctioned.get(vid) ?? [];
+        return sourced("fleet", [...new Set([r.source, ...lists])], { vessel, role: f.role, evidence: f.evidence, sources: [r.source], sanctioned: lists }, { countRows: true, leaf: true });
       }),
     );
     return {

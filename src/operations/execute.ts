@@ -6,9 +6,11 @@ import type { Authenticator } from "./authenticate.ts";
 import { billingPeriod } from "./billing-period.ts";
 import { costOf } from "./cost.ts";
 import type { BodyOf, Operation, OperationContext, TopSchemas } from "./operation.ts";
-import type { CreditsState, RateLimitState, Result, TopValues } from "./answer.ts";
+import type { Answer, CreditsState, RateLimitState, Result, TopValues } from "./answer.ts";
 import { asAppError, type Call } from "./call.ts";
 import { parseInput } from "./parse-input.ts";
+import { keepReceipt } from "./screening-receipt.ts";
+import { newScreeningId } from "../domain/screenings/receipt.ts";
 import { accountIdOf, billingOf, type Principal } from "./principal.ts";
 import type { Services } from "./services.ts";
 
@@ -21,7 +23,8 @@ export interface Pipeline {
 /**
  * The one pipeline every face calls, for a principal the face has authenticated:
  * plan gate -> admission (rate limit, then credits reserved; the input is read first for its
- * cost, and its error reported after the rate limit) -> run -> rights filter -> answer.
+ * cost, and its error reported after the rate limit) -> run -> rights filter -> answer
+ * (-> its signed receipt, for a charged answer of an operation with `receipt`: screening-receipt.ts).
  * A reservation is given back when the call fails, so failed calls (and every 503) cost
  * nothing. Never throws: a failure is a Result with its AppError. The answer is typed by the
  * operation's output schemas; each face renders it in its own form (envelope.ts for the API).
@@ -114,16 +117,20 @@ export async function execute<S extends z.ZodObject, B extends z.ZodObject | und
     credits.cost = reserved;
     // The filter keeps the shapes the operation declared: a withheld section is dropped, or null where its schema allows.
     const value = filtered.value as { top: TopValues<T>; data: z.output<D> };
-    return {
+    // A screening that was charged gets a receipt of exactly what is sent (the rights filter has run): its id goes into the answer first.
+    const screeningId = op.receipt === "screening" && reserved > 0 && billing ? newScreeningId() : null;
+    const answer: Answer<z.output<D>, TopValues<T>> = {
       ok: true,
       data: value.data,
-      top: value.top,
+      top: screeningId ? { screeningId, ...value.top } : value.top,
       withheld,
       sources,
       sourceIds,
       nextCursor: result.nextCursor ?? null,
       metering: { requestId: call.requestId, rateLimit, credits, retryAfter, denials: filtered.denials },
     };
+    if (screeningId && billing) await keepReceipt(services, { op: op as Operation, call, answer: answer as Answer, screeningId, billing, listVersions: result.listVersions, screenedAt: now });
+    return answer;
   } catch (e) {
     if (reserved > 0 && billing) {
       await services.ledger.refund(billing.accountId, billing.credentialId, period, reserved).catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Rights } from "../domain/rights/caller-rights.ts";
 import type { WithheldEntry } from "../domain/rights/sourced.ts";
+import type { ListVersionUsed } from "../domain/screenings/receipt.ts";
 import type { Principal } from "./principal.ts";
 import type { Services } from "./services.ts";
 
@@ -32,6 +33,12 @@ export interface OperationResult {
    * list): the difference is given back. Ignored when it is not below the reservation.
    */
   charge?: number;
+  /**
+   * The sanctions list versions the answer rests on: what the receipt of an operation with
+   * `receipt: "screening"` records (execute() refuses to answer such an operation without them).
+   * `listVersionsUsed()` (screening-receipt.ts) makes them from the states the run read.
+   */
+  listVersions?: ListVersionUsed[];
 }
 
 /**
@@ -90,6 +97,12 @@ export interface Operation<
   paged?: boolean;
   /** Credits one call costs: data where it can be (see Cost), a function only where the input decides. */
   cost: Cost<z.infer<S>>;
+  /**
+   * `screening`: every successful, charged answer gets a `screeningId` at the top, and execute()
+   * keeps a signed receipt of the answer as the caller received it (GET /api/v1/screenings/{id},
+   * docs/screening-receipts.md). run() must then return `listVersions`.
+   */
+  receipt?: "screening";
   run(ctx: OperationContext, input: z.infer<S> & BodyOf<B>): Promise<OperationResult>;
 }
 

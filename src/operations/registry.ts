@@ -6,6 +6,7 @@ import { webhooksDelete } from "./account.webhooks.delete.ts";
 import { webhooksTest } from "./account.webhooks.test.ts";
 import { webhooksRotate } from "./account.webhooks.rotate.ts";
 import { webhooksEnable } from "./account.webhooks.enable.ts";
+import { webhooksDisable } from "./account.webhooks.disable.ts";
 import { webhooksDeliveries } from "./account.webhooks.deliveries.ts";
 import { deliveriesRetry } from "./account.deliveries.retry.ts";
 import { zonesCreate } from "./account.zones.create.ts";
@@ -33,6 +34,7 @@ import { portsList } from "./ports.list.ts";
 import { sanctionsList } from "./sanctions.list.ts";
 import { sanctionsChanges } from "./sanctions.changes.ts";
 import { screen } from "./screen.ts";
+import { screeningsGet } from "./screenings.get.ts";
 import { search } from "./search.ts";
 import { sourcesList } from "./sources.list.ts";
 import { usageGet } from "./usage.get.ts";
@@ -60,6 +62,7 @@ export const OPERATIONS: readonly Operation[] = [
   sanctionsChanges,
   sanctionsList,
   screen,
+  screeningsGet,
   vesselsGet,
   vesselsTrack,
   search,
@@ -71,6 +74,7 @@ export const OPERATIONS: readonly Operation[] = [
   webhooksTest,
   webhooksRotate,
   webhooksEnable,
+  webhooksDisable,
   webhooksDeliveries,
   deliveriesRetry,
   zonesCreate,

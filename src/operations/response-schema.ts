@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ERROR_CODES } from "../domain/errors.ts";
 import { EnvelopeBase } from "./envelope-schemas.ts";
 import type { Operation } from "./operation.ts";
+import { SCREENING_ID_FIELD } from "./screening-receipt.ts";
 
 /**
  * The schemas of what operations answer, shared by every face: OpenAPI documents them, MCP
@@ -26,6 +27,7 @@ export const ErrorBodySchema = z.object({
 export function responseSchema(op: Operation): z.ZodObject {
   return z.object({
     ...EnvelopeBase,
+    ...(op.receipt === "screening" ? SCREENING_ID_FIELD : {}),
     ...(op.output.top ?? {}),
     ...(op.paged || op.output.data instanceof z.ZodArray ? { count: z.number().int() } : {}),
     ...(op.paged ? { next: z.string().optional() } : {}),

@@ -45,7 +45,8 @@ export const screen = defineOperation({
     "Up to 50 vessels (checksum-valid IMO numbers or mmsi- identifiers) against the OFAC, UK, Canadian, EU and New Zealand lists: the active and past " +
     "designations carrying each identifier. Each designation names the list it is on (`list`, e.g. `ofac_sdn`; `family` is the key `lists` takes) and its " +
     "`measures` (asset freeze, port-access ban, ...) with each measure's legal basis. Identifier-only: names are never matched, and no match is not a clearance. " +
-    "`sanctioned: false` is a clearance only where `certainty` is `clear`; `incomplete` means a requested list was an extract, never loaded, or withheld (see `listsChecked`). 1 credit per vessel.",
+    "`sanctioned: false` is a clearance only where `certainty` is `clear`; `incomplete` means a requested list was an extract, never loaded, or withheld (see `listsChecked`). " +
+    "Every answer carries a `screeningId`: its signed receipt, with the list versions used, is at `/api/v1/screenings/{screeningId}` (tool `get_screening`). 1 credit per vessel.",
   auth: "key",
   input: z.strictObject({
     ids: idsParam.describe(
@@ -57,6 +58,7 @@ export const screen = defineOperation({
   responseType: "screen",
   apiVersion: "1",
   cost: { per: "ids" },
+  receipt: "screening",
   async run(ctx, input) {
     return screenVessels(ctx, input.ids, input.lists);
   },

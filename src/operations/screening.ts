@@ -5,6 +5,7 @@ import { SANCTIONS_LISTS, type SanctionsListKey } from "../domain/sanctions/desi
 import { anyListChecked, checkedInFull, coverageInWords, listCoverage, listsChecked, screeningCertainty } from "../domain/sanctions/coverage.ts";
 import { AppError } from "../domain/errors.ts";
 import type { OperationContext } from "./operation.ts";
+import { listVersionsUsed } from "./screening-receipt.ts";
 import { DESIGNATION_FOUND_FIELDS, findDesignations, ListCoverageSchema, screenDesignation } from "./projections/designation-match.ts";
 
 /**
@@ -126,5 +127,7 @@ export async function screenVessels(ctx: OperationContext, queries: readonly Scr
       coverageNote: coverageInWords(coverage, checked.notChecked),
     },
     data,
+    // What the answer's receipt records (operation `receipt: "screening"`).
+    listVersions: listVersionsUsed(states, lists),
   };
 }

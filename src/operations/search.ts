@@ -8,6 +8,8 @@ import { visibleStations } from "./projections/visible-vessel.ts";
 import { type PendingHit, SEARCH_MATCHES, type SearchQuery } from "./search/hit.ts";
 import { SEARCH_KINDS, SEARCH_SOURCES } from "./search/sources.ts";
 import { typeAndFlagEntry } from "./search/vessels.ts";
+import { formatVesselId, type VesselId } from "../domain/identifiers.ts";
+import { SanctionedListsSchema, sanctionedShips } from "./projections/sanctioned-now.ts";
 
 /** Hits per answer. */
 const SEARCH_LIMIT = 20;
@@ -56,6 +58,8 @@ const SearchHitSchema = z.object({
   match: z.enum(SEARCH_MATCHES),
   api: z.string(),
   page: z.string(),
+  /** Vessel hits: the lists that designate the ship now, so a result list can say "sanctioned" where it matters. */
+  sanctioned: SanctionedListsSchema.optional(),
 });
 
 export const search = defineOperation({
@@ -69,7 +73,7 @@ export const search = defineOperation({
     SEARCH_SOURCES.map((s) => `${s.kind} by ${s.foundBy}`).join("; ") +
     ". Names match whatever their case, accents or punctuation. " +
     "Hits are ranked across kinds: an exact identifier first, then an exact name, then a name starting with the query, then a later word, then inside a word (vessel names only); `match` says which. `q` 2 to 100 characters; `kind` a comma list of " +
-    `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits. Vessel type and flag are never part of hits: when vessel hits are listed, ` +
+    `${SEARCH_KINDS.join(", ")} (default all). At most ${SEARCH_LIMIT} hits. A vessel hit's \`sanctioned\` names the lists that designate the ship now (those you may be shown). Vessel type and flag are never part of hits: when vessel hits are listed, ` +
     "`withheld` has the entry `vessel.vesselType,vessel.flag` with `rows` (the vessel hits), `sources` (those holding a type or flag for them) and the reason `source_not_licensed_for_api` (spec 2.2's API reason, kept although it is the shape of a hit rather than a source's refusal; the vessel answer gives them as their sources permit). 1 credit.",
   auth: "key",
   input: z.strictObject({
@@ -102,6 +106,17 @@ export const search = defineOperation({
       for (const p of pending) {
         if (p.vesselId !== undefined) p.hit.page = vesselPageUrl(ctx, parseVesselId(p.hit.id)!, groupNames(names.get(p.vesselId) ?? [])[0] ?? null);
       }
+    }
+
+    // Each vessel hit says which lists designate it now; such a list is then a source of the hit too.
+    const shipOf = (h: PendingHit["hit"]): VesselId | null => (h.kind !== "vessel" ? null : h.imo !== null ? { kind: "imo", imo: h.imo } : h.mmsi !== null ? { kind: "mmsi", mmsi: h.mmsi } : null);
+    const sanctioned = await sanctionedShips(ctx, pending.flatMap((p) => shipOf(p.hit) ?? []));
+    for (const p of pending) {
+      const ship = shipOf(p.hit);
+      if (p.hit.kind !== "vessel") continue;
+      const lists = ship ? (sanctioned.get(formatVesselId(ship)) ?? []) : [];
+      p.hit.sanctioned = lists;
+      if (ctx.rights.may(p.sources)) p.sources = [...new Set([...p.sources, ...lists])].sort();
     }
 
     // Vessel type and flag are never part of a hit (spec 2.6): one entry says so for the vessel

@@ -11,6 +11,7 @@ import type { DerivedStore, WaterwayCatalog } from "../interfaces/derived.ts";
 import type { FlagStore, PortStore, WreckStore } from "../interfaces/reference.ts";
 import type { AlertStore, AlertsRuntime } from "../interfaces/alerts.ts";
 import type { SanctionsStore } from "../interfaces/sanctions.ts";
+import type { ReceiptSigner, ScreeningReceiptStore } from "../interfaces/screenings.ts";
 import type { ArchiveStore, TrackStore } from "../interfaces/tracks.ts";
 import type { SearchStore, VesselStore } from "../interfaces/vessels.ts";
 import type { WatchlistStore } from "../interfaces/watchlists.ts";
@@ -34,6 +35,10 @@ export interface Services {
   /** Wreck records (NOAA AWOIS), by record number. */
   wrecks: WreckStore;
   sanctions: SanctionsStore;
+  /** Receipts of screening answers, read back by the account that screened. */
+  screenings: ScreeningReceiptStore;
+  /** The deployment's receipt signing key and the published key set. */
+  receiptSigner: ReceiptSigner;
   /** Company records per source and the ships they tie to each company. */
   companies: CompanyStore;
   /** Inspections operators imported, per ship. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { slugOf } from "../domain/companies/entity-id.ts";
+import { parseEntityId, slugOf } from "../domain/companies/entity-id.ts";
 import { parseVesselId, type VesselId } from "../domain/identifiers.ts";
 import { companyPagePath } from "../domain/pages/page-paths.ts";
 import { sourced } from "../domain/rights/sourced.ts";
@@ -13,7 +13,8 @@ import { listCoverage } from "../domain/sanctions/coverage.ts";
 import { DESIGNATION_FOUND_FIELDS, designationsOf, ListCoverageSchema, vesselPageDesignation } from "./projections/designation-match.ts";
 import { POSITION_VIEW_FIELDS } from "./projections/position-view.ts";
 import { groupNames, vesselPageUrl } from "./projections/vessel-names.ts";
-import { isSanctionsListKey } from "../domain/sanctions/designation.ts";
+import { isSanctionsListKey, type SanctionsListKey } from "../domain/sanctions/designation.ts";
+import { SanctionedListsSchema, sanctionedCompany } from "./projections/sanctioned-now.ts";
 import type { ListedVesselFacts } from "../interfaces/sanctions.ts";
 import {
   ListedIdentitySchema,
@@ -97,7 +98,17 @@ const VesselPageSchema = z.object({
   /** Which lists `sanctions` was read from, as of when; a list never loaded is `missing`, so an empty `sanctions` is not a clearance. */
   sanctionsCoverage: z.array(ListCoverageSchema),
   companies: z.array(
-    z.object({ role: z.string(), name: z.string(), sources: z.array(z.string()), entityId: z.string(), evidence: z.string(), api: z.string(), page: z.string() }),
+    z.object({
+      role: z.string(),
+      name: z.string(),
+      sources: z.array(z.string()),
+      entityId: z.string(),
+      evidence: z.string(),
+      api: z.string(),
+      page: z.string(),
+      /** The lists that designate the company itself (its own status; its page has the details). */
+      sanctioned: SanctionedListsSchema,
+    }),
   ),
 });
 
@@ -115,7 +126,7 @@ export const vesselsGet = defineOperation({
     "The page of one ship, by checksum-valid IMO number or `mmsi-` + 9-digit MMSI: identity with the MMSIs it used, other names, particulars " +
     "(with what each sanctions list's record gives: names, former names, MMSIs, call sign, type and flag, each a fact of its list under `listed`, dated by the listing, never as a sighting), " +
     "the last position your own (or shared) stations heard, behaviour events over your plan's history (`events`: count and the latest 5), " +
-    "risk indicators (`risk`: sanctioned now, was sanctioned, encounters with sanctioned ships, AIS gaps, loitering, identity changes and conflicts, port calls in comprehensively sanctioned jurisdictions; each with a count, the latest date, its sources, and what could not be judged for you), EU MRV emissions per year, sanctions designations (the same as screening gives) and companies. " +
+    "risk indicators (`risk`: sanctioned now, was sanctioned, encounters with sanctioned ships, AIS gaps, loitering, identity changes and conflicts, port calls in comprehensively sanctioned jurisdictions; each with a count, the latest date, its sources, and what could not be judged for you), EU MRV emissions per year, sanctions designations (the same as screening gives) and companies (each with `sanctioned`: the lists that designate the company itself). " +
     "Each section carries its sources and is withheld when a source does not permit API use. 1 credit (free without a key).",
   auth: "optional",
   input: z.strictObject({ id: vesselIdParam }),
@@ -201,6 +212,12 @@ export const vesselsGet = defineOperation({
     // A ship with an IMO number is tied to companies by it; an MMSI alone (reused over the years) only for a ship without one.
     const inspections = imo === null ? [] : await ctx.services.inspections.forVessel(imo);
     const companies = await ctx.services.companies.forVessel(imo, imo === null && mmsi !== null ? [mmsi] : []);
+    // Each company's own status: the records its id resolves to (a list's entity record designates it).
+    const companyLists = new Map<string, SanctionsListKey[]>();
+    for (const id of new Set(companies.map((c) => c.entityId))) {
+      const ref = parseEntityId(id);
+      companyLists.set(id, ref ? sanctionedCompany(ctx, await ctx.services.companies.resolve(ref)) : []);
+    }
 
     return {
       top: {
@@ -256,7 +273,7 @@ export const vesselsGet = defineOperation({
         companies: companies.map((c) =>
           sourced(
             "companies",
-            [c.source],
+            [...new Set([c.source, ...(companyLists.get(c.entityId) ?? [])])],
             {
               role: c.link.role,
               name: c.name,
@@ -265,6 +282,7 @@ export const vesselsGet = defineOperation({
               evidence: c.link.evidence,
               api: `${ctx.baseUrl}/api/v1/companies/${c.entityId}`,
               page: `${ctx.baseUrl}${companyPagePath(c.entityId, slugOf(c.name))}`,
+              sanctioned: companyLists.get(c.entityId) ?? [],
             },
             { countRows: true, leaf: true },
           ),

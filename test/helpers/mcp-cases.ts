@@ -118,6 +118,22 @@ const withEvents = async (t: TestService, a: Account) => {
   );
 };
 
+/** The screeningId of the last screening `screenedBy` made; the get_screening cases ask for it. */
+let lastScreening = "";
+
+/** The account screens two vessels through REST with a key of its own (not one the faces compare), keeping a receipt. */
+const screenedBy = async (t: TestService, a: Account) => {
+  const k = await t.service.services.accounts.createKey(a.accountId);
+  const r = await t.service.app.inject({ method: "GET", url: "/api/v1/screen?ids=9187629,9074729", headers: { authorization: `Bearer ${k.key}` } });
+  if (r.statusCode !== 200) throw new Error(`screen answered ${r.statusCode}: ${r.body}`);
+  lastScreening = (r.json() as { screeningId: string }).screeningId;
+};
+
+/** Another account screens: its receipt is not found for the account the faces call with. */
+const screenedByAnother = async (t: TestService) => {
+  await screenedBy(t, await t.key("growth", "another screener"));
+};
+
 /** Links the imported sanctions lists into the vessel registry (what `serve` does every minute). */
 const linkRegistry = async (t: TestService) => {
   await t.service.services.vessels.refresh(t.clock.now());
@@ -164,6 +180,10 @@ export const CASES: Case[] = [
   { tool: "screen_vessels", name: "a bad IMO check digit", plan: "growth", args: () => ({ ids: "9074728" }), expect: "invalid_parameter" },
   { tool: "screen_vessels", name: "51 vessels", plan: "growth", args: (fx) => ({ ids: fx.ofacImos.slice(0, 51).join(",") }), expect: "invalid_parameter" },
   { tool: "screen_vessels", name: "more vessels than credits left", plan: "sandbox", args: (fx) => ({ ids: fx.ofacImos.slice(0, 3).join(",") }), expect: "credits_exhausted", prepare: (t, a) => exhaust(t, a, 2) },
+
+  { tool: "get_screening", name: "the receipt of the account's own screening", plan: "pro", args: () => ({ id: lastScreening }), expect: "ok", prepare: screenedBy },
+  { tool: "get_screening", name: "another account's screening", plan: "growth", args: () => ({ id: lastScreening }), expect: "not_found", prepare: (t) => screenedByAnother(t) },
+  { tool: "get_screening", name: "a malformed screening id", plan: "growth", args: () => ({ id: "scr_1" }), expect: "invalid_parameter" },
 
   { tool: "get_vessel", name: "a ship of the MARAD fleet list", plan: "developer", args: () => ({ id: "9244661" }), expect: "ok" },
   { tool: "get_vessel", name: "UK designations withheld", plan: "developer", args: (fx) => ({ id: String(fx.ukOnlyImo) }), expect: "ok", withheld: true, prepare: linkRegistry },

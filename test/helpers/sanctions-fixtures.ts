@@ -360,3 +360,20 @@ export function ofacCsvBefore(afterSnapshot: string): { csv: string; events: Cha
   const csv = [...rows.values()].map(ofacLine).join("\r\n");
   return { csv: `${csv}\r\n\u001a`, events };
 }
+
+/**
+ * The real 2024-05-03 vessel rows of sdn.csv with the first `n` vessels that carry an IMO
+ * renamed (`suffix` added to the name): a next version that changes `n` designations, and
+ * the IMO numbers of the renamed vessels.
+ */
+export function ofacWithRenames(n: number, suffix = " II"): { csv: string; imos: number[] } {
+  const lines = fixture("ofac", "sdn_csv_vessel_rows_2024-05-03.csv").toString("utf8").split("\r\n");
+  const imos: number[] = [];
+  for (const [i, line] of lines.entries()) {
+    const imo = /IMO (\d{7})/.exec(line);
+    if (!imo || imos.length >= n) continue;
+    imos.push(Number(imo[1]));
+    lines[i] = line.replace(/^(\d+),"([^"]*)"/, (_m, id: string, name: string) => `${id},"${name}${suffix}"`);
+  }
+  return { csv: lines.join("\r\n"), imos };
+}

@@ -44,6 +44,8 @@ for (const engine of ENGINES) {
         role: "operator",
         evidence: "Operator: Alaska Tanker Co LLC",
         sources: ["marad"],
+        // No list designates it (none is loaded here).
+        sanctioned: [],
       });
       assert.match(row.vessel.api, /\/api\/v1\/vessels\/9244661$/);
       assert.deepEqual(c.body.sources, ["marad"]);
@@ -79,12 +81,16 @@ for (const engine of ENGINES) {
       assert.equal(linked.evidence, "Linked To: NATIONAL IRANIAN TANKER COMPANY");
       // The company IMO number is the strongest identifier the record carries.
       assert.equal(linked.entityId, "imo-5000001");
+      // Its own status: OFAC designates the company itself (record 9702), and the list rests behind that.
+      assert.deepEqual(linked.sanctioned, ["ofac"]);
 
       const c = await get(t, `/api/v1/companies/${linked.entityId}`, key);
       assert.equal(c.status, 200, JSON.stringify(c.body));
       assert.deepEqual(c.body.data.designations.map((d: any) => [d.list, d.recordId, d.programs]), [["ofac", "9702", ["IRAN", "NPWMD"]]]);
       const ship = c.body.data.fleet.find((f: any) => f.vessel.imo === 9187629);
       assert.deepEqual([ship.role, ship.evidence, ship.sources], ["linked", "Linked To: NATIONAL IRANIAN TANKER COMPANY", ["ofac"]]);
+      // The fleet says which ships a list designates now: ARTAVIL is on the SDN list.
+      assert.deepEqual(ship.sanctioned, ["ofac"]);
       assert.ok(c.body.data.fleet.length > 1, "NITC has more than one linked tanker in the 2024-05-03 list");
       assert.deepEqual(c.body.data.records[0].aliases, ["NITC"]);
       // The list's own record id resolves to the same company, and so does the page form.

@@ -64,6 +64,18 @@ for (const engine of ENGINES) {
             envelope.key.id = r.body.key.id;
             envelope.commercialScope = commercialScope;
           }
+          // Each face's screening is its own, with a receipt of its own: the ids differ, the rest agrees.
+          if (r.body.screeningId !== undefined) {
+            assert.match(envelope.screeningId, /^scr_/);
+            assert.notEqual(envelope.screeningId, r.body.screeningId);
+            // The MCP screening's receipt holds what MCP sent (less the MCP-only commercialScope); read with a third key of the account, so the two keys' tallies stay comparable.
+            const reader = await t.service.services.accounts.createKey(restKey.accountId);
+            const receipt = await rest(t, restUrlFor(TOOL_OPERATIONS.find((o) => o.tool === "get_screening")!, { id: envelope.screeningId }), reader.key);
+            assert.deepEqual(receipt.body.data.answer, envelope);
+            assert.deepEqual(receipt.body.data.requestedBy, { accountId: mcpKey.accountId, credentialId: mcpKey.keyId });
+            delete envelope.screeningId;
+            delete r.body.screeningId;
+          }
           assert.deepEqual(envelope, r.body);
           assert.deepEqual(envelope.withheld, r.body.withheld);
           if (c.withheld) assert.ok(envelope.withheld.length > 0, "parts withheld on both faces");

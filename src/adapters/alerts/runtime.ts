@@ -8,6 +8,7 @@ import type { Clock } from "../../interfaces/clock.ts";
 import type { NewAlert, WebhookStore } from "../../interfaces/webhooks.ts";
 import type { PositionFix } from "../../interfaces/positions.ts";
 import { SanctionsAlerts } from "./sanctions-alerts.ts";
+import { allWatchers, followWatchers, watchlistWatchers } from "./vessel-watchers.ts";
 import { ZoneAlerts, type ZoneAlertsDeps } from "./zone-alerts.ts";
 
 export interface AlertsOptions {
@@ -75,7 +76,8 @@ export class AlertDetection implements AlertsRuntime {
       station: stationById,
       onError: (err) => this.#log?.error({ err }, "zone alerts: queued fixes could not be evaluated (kept for the next try)"),
     });
-    this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions });
+    // Follows and watchlist members: one alert per account, vessel and version, naming why.
+    this.sanctions = new SanctionsAlerts({ ...common, sanctions: services.sanctions, watchers: allWatchers(followWatchers(services.alerts), watchlistWatchers(services.watchlists)) });
     this.#portCalls = { alerts: services.alerts, accounts: services.accounts, positions: services.positions, ports: services.ports, sources: services.sources, station: stationById, baseUrl: this.#baseUrl };
     // Fixes queued before a crash or stop are evaluated now, from the saved state.
     void this.zones.poll();

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { logFailure } from "../shared/failure-log.ts";
-import { readFileSync } from "node:fs";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { AppError } from "../../domain/errors.ts";
 import { execute, type Pipeline } from "../../operations/execute.ts";
@@ -12,6 +11,7 @@ import { sendResult } from "./result-reply.ts";
 import { openApiDocument } from "./openapi.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { registerMetricsRoute } from "./metrics-route.ts";
+import { registerScreeningKeysRoute } from "./screening-keys-route.ts";
 import type { Registry } from "prom-client";
 import { publicBase } from "../shared/public-base.ts";
 
@@ -21,8 +21,6 @@ export interface AppOptions {
   /** Public base URL; when unset, taken from each request's Host. */
   baseUrl?: string;
   logLevel?: string;
-  /** The text served at /docs/errors. */
-  errorsDocPath?: string;
   /** Further Prometheus registries served at /metrics (AIS ingest). */
   metricRegistries?: Registry[];
   /**
@@ -142,12 +140,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   }
 
   app.get("/api/v1/openapi.json", async (req) => openApiDocument(options.operations, baseOf(req)));
+  registerScreeningKeysRoute(app, options.pipeline.services.receiptSigner, baseOf);
   registerMetricsRoute(app, metrics, { token: options.metricsToken, baseUrl: options.baseUrl });
   app.get("/healthz", async () => ({ ok: true }));
-  if (options.errorsDocPath) {
-    const text = readFileSync(options.errorsDocPath, "utf8");
-    app.get("/docs/errors", async (_req, reply) => reply.header("content-type", "text/markdown; charset=utf-8").send(text));
-  }
 
   app.setNotFoundHandler(async (req, reply) => {
     const error = new AppError("route_not_found", `No operation answers ${req.method} ${req.url.split("?")[0]}; see ${baseOf(req)}/api/v1/openapi.json.`);

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ERROR_CODES } from "../../domain/errors.ts";
 import { openApiWebhooks } from "./openapi-webhooks.ts";
+import { SCREENING_KEYS_OPENAPI, SCREENING_KEYS_PATH } from "./screening-keys-route.ts";
 import { describeCost } from "../../operations/cost.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { ErrorBodySchema, jsonSchemaOf as toSchema, pathParamsOf, responseSchema } from "../../operations/response-schema.ts";
@@ -42,6 +43,8 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
       },
     };
   }
+  // Not an operation (no envelope, no key, no credits), but part of the API a client reads: the receipts' keys.
+  paths[SCREENING_KEYS_PATH] = SCREENING_KEYS_OPENAPI;
   return {
     openapi: "3.1.0",
     info: { title: "Maritime Data Service API", version: "1", description: "Read-only maritime data: every JSON answer is a data envelope whose sourced facts are shown only when their sources permit it." },

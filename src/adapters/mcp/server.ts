@@ -3,6 +3,8 @@ import pkg from "../../../package.json" with { type: "json" };
 import { execute, type Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
 import type { AppError } from "../../domain/errors.ts";
+import { UI_EXTENSION_CAPABILITY, RESOURCE_MIME_TYPE } from "./apps/ui-extension.ts";
+import { VESSEL_APP_UI_META, VESSEL_APP_URI, vesselAppHtml, vesselAppToolMeta } from "./apps/vessel-app.ts";
 import { PROMPTS } from "./prompts.ts";
 import { RIGHTS_URI } from "./rights-doc.ts";
 import { type CallContext, toCall, toolResult, type ToolResult } from "./tool-result.ts";
@@ -52,6 +54,8 @@ export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined
   const server = new McpServer(
     SERVER_INFO,
     {
+      // MCP Apps: the vessel app below (apps/ui-extension.ts says why every client is told).
+      capabilities: { extensions: UI_EXTENSION_CAPABILITY },
       instructions: INSTRUCTIONS,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       cacheHints: {
@@ -65,6 +69,7 @@ export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined
   );
 
   for (const spec of deps.tools) {
+    const meta = vesselAppToolMeta(spec.name);
     server.registerTool(
       spec.name,
       {
@@ -74,6 +79,8 @@ export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined
         outputSchema: spec.outputSchema,
         // Reads of this service's own store: no side effect on the data, nothing outside it reached.
         annotations: { title: spec.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        // Hosts with app support draw the answer in the vessel app; the text content is there for all others.
+        ...(meta ? { _meta: meta } : {}),
       },
       (args): Promise<ToolResult> => runTool(deps, spec, args, ctx),
     );
@@ -89,6 +96,19 @@ export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined
       cacheHint: SHARED_FOR_FIVE_MINUTES,
     },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: deps.rightsText }] }),
+  );
+
+  server.registerResource(
+    "vessel_app",
+    VESSEL_APP_URI,
+    {
+      title: "Vessel app",
+      description: "The app hosts render with get_vessel and get_vessel_events: the vessel's status, sanctions and risk indicators, its last position and events on an offline map, what was withheld, and the attribution.",
+      mimeType: RESOURCE_MIME_TYPE,
+      cacheHint: SHARED_FOR_FIVE_MINUTES,
+      _meta: { ui: VESSEL_APP_UI_META },
+    },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: RESOURCE_MIME_TYPE, text: vesselAppHtml(), _meta: { ui: VESSEL_APP_UI_META } }] }),
   );
 
   const toolNames = new Set(deps.tools.map((t) => t.name));

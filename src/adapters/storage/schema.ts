@@ -4,6 +4,7 @@ import type { AlertCursorsTable, AlertFollowsTable, AlertSavedSearchesTable, Ale
 import type { CompanyFleetTable, CompanyNameTermsTable, CompanyRecordsTable, DatasetsTable, FlagsTable, InspectionsTable, PortsTable, WrecksTable } from "./tables/reference.ts";
 import type { SanctionsChangesTable, SanctionsDesignationsTable, SanctionsEventsTable, SanctionsFetchesTable, SanctionsIdentifiersTable, SanctionsListsTable, SanctionsVersionsTable } from "./tables/sanctions.ts";
 import type { WatchlistMembersTable, WatchlistsTable } from "./tables/watchlists.ts";
+import type { ScreeningKeysTable, ScreeningReceiptsTable } from "./tables/screenings.ts";
 import type { VesselAisSyncedTable, VesselEmissionsTable, VesselFleetTable, VesselIdentifiersTable, VesselNameTermsTable, VesselNamesTable, VesselRegistryStateTable, VesselsTable } from "./tables/vessels.ts";
 
 export type * from "./tables/accounts.ts";
@@ -11,6 +12,7 @@ export type * from "./tables/ais.ts";
 export type * from "./tables/alerts.ts";
 export type * from "./tables/reference.ts";
 export type * from "./tables/sanctions.ts";
+export type * from "./tables/screenings.ts";
 export type * from "./tables/vessels.ts";
 export type * from "./tables/watchlists.ts";
 
@@ -82,4 +84,6 @@ export interface Database {
   feeds: FeedsTable;
   watchlists: WatchlistsTable;
   watchlist_members: WatchlistMembersTable;
+  screening_receipts: ScreeningReceiptsTable;
+  screening_keys: ScreeningKeysTable;
 }

@@ -3,6 +3,7 @@ import { nameField } from "../../operations/account.common.ts";
 import { usageGet } from "../../operations/usage.get.ts";
 import { field, requireUser, sendPage, type WebContext, who } from "./context.ts";
 import { type Html, html } from "../shared/html.ts";
+import { setFlash, takeFlash } from "./flash.ts";
 import { flash, nameForm, shownOnce, when } from "./layout.ts";
 import { runAsAccount } from "./operation-call.ts";
 import { csrfToken, type SessionUser } from "./session.ts";
@@ -82,7 +83,9 @@ ${apps.length === 0
     const user = await requireUser(req, reply);
     if (!user) return reply;
     const done = (req.query as Record<string, unknown>).done;
-    return keysPage(req, reply, user, { notice: done === "revoked" ? "The key is revoked." : done === "disconnected" ? "The app is disconnected." : undefined });
+    const made = takeFlash(req, reply);
+    const created = made?.kind === "key" && made.key ? { name: made.name ?? "", key: made.key } : undefined;
+    return keysPage(req, reply, user, { created, notice: done === "revoked" ? "The key is revoked." : done === "disconnected" ? "The app is disconnected." : undefined });
   });
 
   app.post("/account/keys", async (req, reply) => {
@@ -91,8 +94,10 @@ ${apps.length === 0
     const name = keyName.safeParse(field(req.body, "name"));
     if (!name.success) return keysPage(req, reply, user, { error: `Name ${name.error.issues[0]!.message}.` }, 400);
     const created = await ctx.pipeline.services.accounts.createKey(user.accountId, name.data);
-    // The key is on this answer only (never in a URL or a later page); the page is not cached.
-    return keysPage(req, reply, user, { created: { name: name.data, key: created.key } });
+    // POST/redirect/GET: a reload shows the list, it does not make a second key. The key rides in a
+    // one-time sealed flash (never in a URL), shown on the page the redirect opens and never again.
+    setFlash(req, reply, { kind: "key", name: name.data, key: created.key });
+    return reply.redirect("/account/keys", 303);
   });
 
   // Destructive actions ask first on a page of their own, which works without script.

@@ -11,11 +11,13 @@ import type { Clock } from "../../interfaces/clock.ts";
 import type { SessionStore, UserStore } from "../../interfaces/people.ts";
 import { registerAccountPages } from "./account-pages.ts";
 import { registerApiDocsPage } from "./api-docs-page.ts";
+import { registerDocsPages } from "./docs-pages.ts";
 import { registerAuthPages } from "./auth-pages.ts";
 import { type ConnectedApp, field, sendPage, type WebContext } from "./context.ts";
 import { html } from "../shared/html.ts";
 import { registerSecurityHeaders } from "./security-headers.ts";
-import { registerStationPages } from "./station-pages.ts";
+import { registerSearchSuggestions } from "./search-suggestions.ts";
+import { registerStationPages, type StationPorts } from "./station-pages.ts";
 import { configureSessions, verifyCsrf } from "./session.ts";
 import { registerWebhookPages } from "./webhook-pages.ts";
 import { registerZonePages } from "./zone-pages.ts";
@@ -38,6 +40,10 @@ export interface WebDeps {
   /** Provided by the OAuth server once it is wired; until then the keys page shows "No connected apps". */
   listGrants?: (accountId: string) => Promise<ConnectedApp[]>;
   revokeGrant?: (accountId: string, grantId: string) => Promise<boolean>;
+  /** The ports the station listeners listen on, for the stations page's recipe; none known when absent. */
+  stationPorts?: () => StationPorts;
+  /** The folder of the Markdown docs served as pages under /docs/. */
+  docsDir?: string;
 }
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../../..");
@@ -84,13 +90,17 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     });
 
     registerAuthPages(web, ctx);
-    registerApiDocsPage(web, deps.operations);
+    registerApiDocsPage(web, deps.operations, (req: FastifyRequest) => publicBase(deps.baseUrl, req));
+    if (deps.docsDir) registerDocsPages(web, deps.docsDir);
     registerAccountPages(web, ctx);
     registerWebhookPages(web, ctx);
-    registerStationPages(web, ctx, (req: FastifyRequest) => publicBase(deps.baseUrl, req));
+    registerStationPages(web, ctx, (req: FastifyRequest) => publicBase(deps.baseUrl, req), deps.stationPorts ?? (() => ({ tcp: null, udp: null })));
     registerZonePages(web, ctx);
     registerWatchlistPages(web, ctx);
+    registerSearchSuggestions(web, ctx);
     registerPublicPages(web, ctx, PUBLIC_PAGES);
+    // Browsers ask for it on every page; without it chromium logs a 404 on each.
+    web.get("/favicon.ico", async (_req, reply) => reply.header("cache-control", "public, max-age=86400").sendFile("favicon.ico"));
   });
 }
 

@@ -27,6 +27,12 @@ const NAV: [string, string][] = [
   ["/account/watchlists", "Watchlists"],
 ];
 
+/**
+ * The search box of every page's header: a plain GET form to /search (works without script);
+ * site.js adds suggestions as one types, from /search/suggestions.
+ */
+const HEADER_SEARCH = html`<form method="get" action="/search" role="search" class="site-search" aria-label="Site search"><label for="site-q" class="visually-hidden">Search vessels, ports, flags and companies</label><input id="site-q" name="q" type="search" maxlength="100" required placeholder="Vessel, IMO, MMSI, port, flag" autocomplete="off" list="site-q-suggestions"><datalist id="site-q-suggestions"></datalist> <button type="submit">Search</button></form>`;
+
 export function layout(o: PageOptions, body: Html): string {
   const nav = o.user
     ? html`<nav aria-label="Account"><ul>${NAV.map(([href, label]) => html`<li><a href="${href}"${o.current === href ? html` aria-current="page"` : ""}>${label}</a></li>`)}</ul></nav>
@@ -38,6 +44,7 @@ export function layout(o: PageOptions, body: Html): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title === SITE_NAME ? SITE_NAME : `${o.title} - ${SITE_NAME}`}</title>
+<link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="stylesheet" href="/assets/site.css">
 ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">`)}
 <script src="/assets/site.js" defer></script>
@@ -45,12 +52,12 @@ ${(o.scripts ?? []).map((s) => html`<script src="${s}" defer></script>`)}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><a class="brand" href="/">Maritime Data Service</a>${nav}</header>
+<header><a class="brand" href="/">Maritime Data Service</a>${HEADER_SEARCH}${nav}</header>
 <main id="main" tabindex="-1">
 <h1>${o.title}</h1>
 ${body}
 </main>
-<footer><p><a href="/docs/api">API docs</a> · <a href="/api/v1/openapi.json">OpenAPI</a> · <a href="/docs/errors">Errors</a></p></footer>
+<footer><p><a href="/docs/api">API docs</a> · <a href="/api/v1/openapi.json">OpenAPI</a> · <a href="/docs/errors">Errors</a> · <a href="/docs/webhooks">Webhooks</a> · <a href="/docs/mcp">MCP</a> · <a href="/docs/oauth">OAuth</a></p></footer>
 </body>
 </html>`.text;
 }

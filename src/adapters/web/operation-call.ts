@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { entitlements } from "../../domain/plans.ts";
+import { type Entitlements, entitlements } from "../../domain/plans.ts";
 import type { Result, TopValues } from "../../operations/answer.ts";
 import { ANONYMOUS_ENTITLEMENTS } from "../../operations/authenticate.ts";
 import { execute, type Pipeline } from "../../operations/execute.ts";
@@ -32,9 +32,14 @@ export interface Who {
   clientAddress: string;
 }
 
+/** What an account's plans allow (credits, rate, webhook endpoints...): pages show limits before a form runs into them. */
+export async function accountEntitlements(pipeline: Pipeline, accountId: string): Promise<Entitlements> {
+  const account = await pipeline.services.accounts.getAccount(accountId);
+  return entitlements(account?.webPlan ?? null, account?.apiPlan ?? null, account?.deal);
+}
+
 async function accountPrincipal(pipeline: Pipeline, who: Who): Promise<SessionPrincipal> {
-  const account = await pipeline.services.accounts.getAccount(who.accountId);
-  const ent = entitlements(account?.webPlan ?? null, account?.apiPlan ?? null, account?.deal);
+  const ent = await accountEntitlements(pipeline, who.accountId);
   return {
     kind: "session",
     userId: who.userId,

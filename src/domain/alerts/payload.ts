@@ -60,6 +60,8 @@ export interface AlertContent {
   /** Sources that reported the subject's identifiers and name; empty when the user named it (a follow). */
   subjectSources?: readonly string[];
   followId: string | null;
+  /** The watchlist that holds the vessel, when that is why the account is alerted (a sanctions change). */
+  watchlist?: { id: string; name: string } | null;
   zone: { id: string; name: string } | null;
   savedSearch: { id: string; name: string } | null;
   /** Fields of the fact that rest on no outside source (the service's evaluation, the user's own names). */
@@ -159,6 +161,7 @@ export function alertEventBody(c: AlertContent, ctx: PayloadContext): string {
           saved_search: c.savedSearch ? `${ctx.baseUrl}/api/v1/account/saved-searches/${c.savedSearch.id}` : null,
         },
         follow_id: c.followId,
+        watchlist: c.watchlist ?? null,
         zone: c.zone,
         saved_search: c.savedSearch,
         text,

@@ -22,6 +22,11 @@ export const DeliverySchema = z.object({
   id: z.string(),
   eventId: z.string(),
   eventType: z.string(),
+  subject: z
+    .object({ ref: z.string().nullable(), imo: z.number().int().nullable(), mmsi: z.number().int().nullable(), unlocode: z.string().nullable(), name: z.string().nullable() })
+    .nullable()
+    .describe("The vessel or port the event is about, as the event body names it; null for a test event, and fields null where the body withholds them."),
+  action: z.string().nullable().describe("What happened, where the event says: `listed`, `delisted` or `changed` for `alert.sanctions`; null otherwise or when withheld."),
   endpointId: z.string(),
   status: z.enum(["pending", "retrying", "delivered", "given_up", "skipped", "failed"]),
   attempts: z.number().int(),
@@ -51,6 +56,8 @@ export function deliveryView(d: Delivery): z.infer<typeof DeliverySchema> {
     id: formatId("dlv", d.id),
     eventId: formatId("evt", d.eventId),
     eventType: d.eventType,
+    subject: d.subject,
+    action: d.action,
     endpointId: formatId("wh", d.endpointId),
     status: d.status,
     attempts: d.attempts,

@@ -1,3 +1,4 @@
+import type { SanctionsListKey } from "../../domain/sanctions/designation.ts";
 import type { OperationContext } from "../operation.ts";
 
 /**
@@ -17,6 +18,8 @@ export interface Hit {
   match: SearchMatch;
   api: string;
   page: string;
+  /** Vessel hits: the lists designating the ship now (search.ts fills it once hits are chosen). */
+  sanctioned?: SanctionsListKey[];
 }
 
 /**

@@ -161,7 +161,7 @@ describe("alerts end to end", () => {
         assert.equal(body.id, rec.headers["service-event-id"]);
         assert.match(body.api_version, /^\d{4}-\d{2}-\d{2}$/);
         const alert = body.data.alert;
-        assert.deepEqual(Object.keys(alert).sort(), ["derived", "fact", "follow_id", "id", "links", "occurred_at", "saved_search", "sources", "subject", "text", "type", "withheld", "zone"].sort());
+        assert.deepEqual(Object.keys(alert).sort(), ["derived", "fact", "follow_id", "id", "links", "occurred_at", "saved_search", "sources", "subject", "text", "type", "watchlist", "withheld", "zone"].sort());
         assert.equal(alert.type, "zone_enter");
         assert.equal(alert.derived, true);
         assert.equal(typeof alert.id, "number");

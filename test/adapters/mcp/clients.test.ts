@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { PROMPTS } from "../../../src/adapters/mcp/prompts.ts";
 import { RIGHTS_URI } from "../../../src/adapters/mcp/rights-doc.ts";
+import { VESSEL_APP_URI } from "../../../src/adapters/mcp/apps/vessel-app.ts";
 import { CASES, type Fixtures, prepareFixtures, sourcesWithoutUk } from "../../helpers/mcp-cases.ts";
 import { callTool, connect, keyUsage, type McpTestService, REVISIONS, startMcpService, TOOL_OPERATIONS } from "../../helpers/mcp.ts";
 
@@ -54,6 +55,8 @@ describe("MCP clients of every protocol revision", () => {
         const first = (tool: string) => CASES.find((c) => c.tool === tool && c.expect === "ok" && (c.plan === "pro" || !c.prepare))!;
         const feed = first("get_my_feed");
         await feed.prepare?.(t, k);
+        // A screening of the account's own, whose receipt get_screening reads.
+        await first("get_screening").prepare?.(t, k);
         const client = await connect(t, k.key, revision);
         const { tools } = await client.listTools();
         const ajv = new Ajv2020({ strict: false });
@@ -88,13 +91,13 @@ describe("MCP clients of every protocol revision", () => {
         await client.close();
       });
 
-      it("reads the rights resource, written from the sources file, for free", async () => {
+      it("lists the rights resource and the vessel app; reads the rights, written from the sources file, for free", async () => {
         const k = await t.key("developer");
         const client = await connect(t, k.key, revision);
         const { resources } = await client.listResources();
         assert.deepEqual(
           resources.map((r) => r.uri),
-          [RIGHTS_URI],
+          [RIGHTS_URI, VESSEL_APP_URI],
         );
         const { contents } = await client.readResource({ uri: RIGHTS_URI });
         await client.close();

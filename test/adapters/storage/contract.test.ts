@@ -81,6 +81,29 @@ for (const engine of ENGINES) {
       assert.deepEqual((await t.service.services.stations.listStations(a.id)).map((s) => s.name), ["roof", "harbour"]);
     });
 
+    it("a deleted station leaves its owner's list, accepts no secret, releases its port and sharing, and stays the owner's", async () => {
+      const a = await t.service.services.accounts.createAccount({ name: "del", webPlan: "pro", apiPlan: null });
+      const { station, secret } = await t.service.services.stations.createStation(a.id, "gone", { plainPort: true, shared: true });
+      const port = station.plainPort;
+      assert.ok(port !== null);
+      assert.equal(await t.service.services.stations.deleteStation(station.id), true);
+      assert.equal(await t.service.services.stations.deleteStation(station.id), false, "once");
+      assert.equal(await t.service.services.stations.deleteStation(0), false);
+      assert.equal(await t.service.services.stations.getStation(station.id), null);
+      assert.deepEqual(await t.service.services.stations.listStations(a.id), []);
+      // Nothing brings it back: no new secret, no settings, no port.
+      assert.equal(await t.service.services.stations.rotateSecret(station.id), null);
+      assert.equal(await t.service.services.stations.updateStation(station.id, { shared: true, plainPort: true }), null);
+      assert.equal(await t.service.services.positions.stationBySecretHash(hashSecret(secret)), null);
+      assert.ok(!(await t.service.services.stations.receiverStations()).some((s) => s.id === station.id));
+      assert.ok(!(await t.service.services.stations.sharedStations()).some((s) => s.id === station.id));
+      // Its port can go to another station; what it delivered still names it and stays the owner's.
+      const next = await t.service.services.stations.createStation(a.id, "next", { plainPort: true });
+      assert.equal(next.station.plainPort, port);
+      const rows = await t.service.store.db.selectFrom("stations").select(["id", "deleted_at"]).where("account_id", "=", a.id).orderBy("id").execute();
+      assert.deepEqual(rows.map((r) => [r.id, r.deleted_at === null]), [[station.id, false], [next.station.id, true]]);
+    });
+
     it("ports are replaced all or nothing, listed in code order and paged by country", async () => {
       const ports = t.service.services.ports;
       await ports.replaceAll([port("NLRTM"), port("BEANR"), port("NLAMS"), port("DEHAM", { lat: null, lon: null, coordSource: null })]);

@@ -61,6 +61,15 @@ export const EXAMPLES: Record<string, Example> = {
   "sanctions.changes": { query: { lists: "ofac", since: "2024-05-01", until: "2024-05-31", limit: "5" }, bad: { param: "action", query: { lists: "ofac", action: "renamed" } } },
   // EBANO (7406784) is on the demo OFAC extract: the answer rests on a list the rights suite can deny.
   screen: { query: { ids: "9292058,7406784" }, bad: { param: "ids", query: { ids: "12" } } },
+  // A receipt of the account's own screening: another account's caller must get the 404 of an id that never existed.
+  "screenings.get": {
+    owned: async (o) => {
+      const res = await request(o.t, o.key, "GET", "/api/v1/screen?ids=9292058,7406784");
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return { id: res.body.screeningId };
+    },
+    bad: { param: "id", path: { id: "scr_x" } },
+  },
   "vessels.get": { path: { id: VESSEL }, bad: { param: "id", path: { id: "9175794" } } },
   "vessels.track": { path: { id: VESSEL }, query: { hours: "24" }, bad: { param: "hours", path: { id: VESSEL }, query: { hours: "169" } } },
   search: { query: { q: "rotterdam" }, bad: { param: "q", query: { q: "x" } } },
@@ -79,6 +88,7 @@ export const EXAMPLES: Record<string, Example> = {
   "account.webhooks.test": { owned: endpoint, bad: { param: "id", path: { id: "wh_" } } },
   "account.webhooks.rotate": { owned: endpoint, body: { graceHours: 24 }, bad: { param: "graceHours", body: { graceHours: -1 } } },
   "account.webhooks.enable": { owned: endpoint, bad: { param: "id", path: { id: "wh_-1" } } },
+  "account.webhooks.disable": { owned: endpoint, bad: { param: "id", path: { id: "wh_0x1" } } },
   "account.webhooks.deliveries": { owned: endpoint, bad: { param: "limit", query: { limit: "101" } } },
   "account.deliveries.retry": {
     owned: async (o) => {

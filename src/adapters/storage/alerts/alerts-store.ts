@@ -1,6 +1,7 @@
 import { SqlStore } from "../sql-store.ts";
 import type { Polygon } from "../../../domain/alerts/geometry.ts";
 import type { AlertStore, Follow, LimitedInsert, SavedSearch, Zone } from "../../../interfaces/alerts.ts";
+import { chunks } from "../batches.ts";
 import { insertWithinLimit } from "../limited-insert.ts";
 import type { AlertFollowsTable, AlertSavedSearchesTable, AlertZonesTable } from "../schema.ts";
 
@@ -62,14 +63,18 @@ export class SqlAlertStore extends SqlStore implements AlertStore {
 
   async vesselFollowers(imos: readonly number[], mmsis: readonly number[]): Promise<Follow[]> {
     if (imos.length === 0 && mmsis.length === 0) return [];
-    const rows = await this.db
-      .selectFrom("alert_follows")
-      .selectAll()
-      .where("kind", "=", "vessel")
-      .where((eb) => eb.or([...(imos.length > 0 ? [eb("imo", "in", [...imos])] : []), ...(mmsis.length > 0 ? [eb("mmsi", "in", [...mmsis])] : [])]))
-      .orderBy("id")
-      .execute();
-    return rows.map(toFollow);
+    // A page of sanctions changes asks for thousands of ids at once: IN lists of bounded size, one indexed read each.
+    const byId = new Map<number, Follow>();
+    for (const [column, values] of [
+      ["imo", [...new Set(imos)]],
+      ["mmsi", [...new Set(mmsis)]],
+    ] as const) {
+      for (const chunk of chunks(values)) {
+        const rows = await this.db.selectFrom("alert_follows").selectAll().where("kind", "=", "vessel").where(column, "in", chunk).execute();
+        for (const r of rows) byId.set(r.id, toFollow(r));
+      }
+    }
+    return [...byId.values()].sort((a, b) => a.id - b.id);
   }
 
   async portFollowers(unlocodes: readonly string[]): Promise<Follow[]> {

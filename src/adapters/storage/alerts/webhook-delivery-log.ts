@@ -1,4 +1,5 @@
 import { SqlStore } from "../sql-store.ts";
+import { eventSummary } from "../../../domain/alerts/event-summary.ts";
 import { canExist } from "../../../domain/ids.ts";
 import type { Delivery, DeliveryAttempt, DeliveryFilter, DeliveryStatus, RetryOutcome, Trigger } from "../../../interfaces/webhooks.ts";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from "../schema.ts";
@@ -20,11 +21,12 @@ function toAttempt(r: WebhookAttemptsTable): DeliveryAttempt {
   };
 }
 
-function toDelivery(r: DeliveryRow & { type: string }, log: DeliveryAttempt[]): Delivery {
+function toDelivery(r: DeliveryRow & { type: string; body: string }, log: DeliveryAttempt[]): Delivery {
   return {
     id: r.id,
     eventId: r.event_id,
     eventType: r.type,
+    ...eventSummary(r.body),
     endpointId: r.endpoint_id,
     status: r.status as DeliveryStatus,
     attempts: r.attempts,
@@ -44,7 +46,7 @@ export class SqlDeliveryLog extends SqlStore {
       .selectFrom("webhook_deliveries as d")
       .innerJoin("webhook_events as ev", "ev.id", "d.event_id")
       .selectAll("d")
-      .select("ev.type")
+      .select(["ev.type", "ev.body"])
       .where("d.account_id", "=", accountId)
       .where("d.endpoint_id", "=", endpointId);
     if (filter.eventId !== undefined) q = q.where("d.event_id", "=", filter.eventId);
@@ -62,14 +64,14 @@ export class SqlDeliveryLog extends SqlStore {
       .selectFrom("webhook_deliveries as d")
       .innerJoin("webhook_events as ev", "ev.id", "d.event_id")
       .selectAll("d")
-      .select("ev.type")
+      .select(["ev.type", "ev.body"])
       .where("d.account_id", "=", accountId)
       .where("d.id", "=", deliveryId)
       .execute();
     return (await this.#withLogs(rows))[0] ?? null;
   }
 
-  async #withLogs(rows: (DeliveryRow & { type: string })[]): Promise<Delivery[]> {
+  async #withLogs(rows: (DeliveryRow & { type: string; body: string })[]): Promise<Delivery[]> {
     if (rows.length === 0) return [];
     const attempts = await this.db
       .selectFrom("webhook_attempts")

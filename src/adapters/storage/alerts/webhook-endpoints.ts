@@ -160,4 +160,16 @@ export class SqlWebhookEndpoints extends SqlStore {
       .executeTakeFirst();
     return r ? toEndpoint(r, this.#box) : null;
   }
+
+  /** Turns an endpoint off by its owner's wish: new alerts are logged as skipped until it is turned on again. */
+  async disableEndpoint(accountId: string, id: number, reason: string, now: number): Promise<WebhookEndpoint | null> {
+    const r = await this.db
+      .updateTable("webhook_endpoints")
+      .set({ status: "disabled", disabled_at: now, disabled_reason: reason, updated_at: now })
+      .where("account_id", "=", accountId)
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+    return r ? toEndpoint(r, this.#box) : null;
+  }
 }

@@ -72,6 +72,10 @@ export class SqlWebhookStore implements WebhookStore {
     return this.#endpoints.enableEndpoint(accountId, id, now);
   }
 
+  disableEndpoint(accountId: string, id: number, reason: string, now: number): Promise<WebhookEndpoint | null> {
+    return this.#endpoints.disableEndpoint(accountId, id, reason, now);
+  }
+
   emitAlerts(alerts: readonly NewAlert[], now: number, cursor?: { name: string; value: number }): Promise<{ alerts: number; deliveries: number }> {
     return this.#outbox.emitAlerts(alerts, now, cursor);
   }

@@ -21,7 +21,10 @@ import { accountExtraCredits } from "./0022-account-extra-credits.ts";
 import { creditBatches } from "./0023-credit-batches.ts";
 import { vesselEvents } from "./0024-vessel-events.ts";
 import { sanctionsFeedOrder } from "./0025-sanctions-feed-order.ts";
+import { screeningReceipts } from "./0026-screening-receipts.ts";
 import { watchlists } from "./0027-watchlists.ts";
+import { sanctionsAlertsByVersion } from "./0028-sanctions-alerts-by-version.ts";
+import { stationDeletion } from "./0030-station-deletion.ts";
 import { openGaps } from "./0031-open-gaps.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
@@ -53,7 +56,10 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0023_credit_batches": creditBatches(types),
     "0024_vessel_events": vesselEvents(types),
     "0025_sanctions_feed_order": sanctionsFeedOrder(),
+    "0026_screening_receipts": screeningReceipts(types),
     "0027_watchlists": watchlists(types),
+    "0028_sanctions_alerts_by_version": sanctionsAlertsByVersion(),
+    "0030_station_deletion": stationDeletion(types),
     "0031_open_gaps": openGaps(),
   };
 }

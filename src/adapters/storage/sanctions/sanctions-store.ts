@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { type Designation, readStoredDesignation, SANCTIONS_LISTS, type SanctionsListKey } from "../../../domain/sanctions/designation.ts";
 import type {
   FindByIdentifiers,
@@ -20,7 +20,7 @@ import type {
 } from "../../../interfaces/sanctions.ts";
 import { DEFAULT_STALE_AFTER_DAYS } from "../../../domain/sanctions/coverage.ts";
 import { importSanctionsVersion } from "./sanctions-import.ts";
-import type { Database, SanctionsDesignationsTable } from "../schema.ts";
+import type { Database, SanctionsDesignationsTable, SanctionsVersionsTable } from "../schema.ts";
 
 type DesignationRow = Pick<
   SanctionsDesignationsTable,
@@ -66,6 +66,23 @@ const DESIGNATION_COLUMNS = [
   "d.record",
   "fv.imported_at as first_seen_at",
 ] as const;
+
+function toVersionRow(r: Selectable<SanctionsVersionsTable>): SanctionsVersionRow {
+  return {
+    id: r.id,
+    list: r.list as SanctionsListKey,
+    asOf: r.as_of,
+    importedAt: r.imported_at,
+    origin: r.origin,
+    checksum: r.checksum,
+    records: r.records,
+    active: r.active,
+    listed: r.listed,
+    delisted: r.delisted,
+    changed: r.changed,
+    baseline: r.baseline === 1,
+  };
+}
 
 /** Designations of one list by IMO and MMSI value, as of one version. */
 type ListIndex = { versionId: number; byValue: Map<number, IdentifierHit[]> };
@@ -129,20 +146,12 @@ export class SqlSanctionsStore implements SanctionsStore {
 
   async versions(list: SanctionsListKey): Promise<SanctionsVersionRow[]> {
     const rows = await this.#db.selectFrom("sanctions_versions").selectAll().where("list", "=", list).orderBy("id").execute();
-    return rows.map((r) => ({
-      id: r.id,
-      list: r.list as SanctionsListKey,
-      asOf: r.as_of,
-      importedAt: r.imported_at,
-      origin: r.origin,
-      checksum: r.checksum,
-      records: r.records,
-      active: r.active,
-      listed: r.listed,
-      delisted: r.delisted,
-      changed: r.changed,
-      baseline: r.baseline === 1,
-    }));
+    return rows.map(toVersionRow);
+  }
+
+  async versionsAfter(afterId: number, limit: number): Promise<SanctionsVersionRow[]> {
+    const rows = await this.#db.selectFrom("sanctions_versions").selectAll().where("id", ">", afterId).orderBy("id").limit(limit).execute();
+    return rows.map(toVersionRow);
   }
 
   async listActive(list: SanctionsListKey, afterId: number, limit: number): Promise<{ designation: StoredDesignation; record: Designation }[]> {
@@ -280,6 +289,7 @@ export class SqlSanctionsStore implements SanctionsStore {
             .where("e.action", "in", eventActions)
             .$if(q.since !== null, (qb) => qb.where("v.as_of", ">=", q.since!))
             .$if(q.until !== null, (qb) => qb.where("v.as_of", "<=", q.until!))
+            .$if(q.throughVersion !== undefined, (qb) => qb.where("e.version_id", "<=", q.throughVersion!))
             .$if(a !== null, (qb) =>
               qb.where((eb) =>
                 a!.kind === 1
@@ -301,6 +311,7 @@ export class SqlSanctionsStore implements SanctionsStore {
           .where("d.list", "in", [...q.lists])
           .$if(q.since !== null, (qb) => qb.where("v.as_of", ">=", q.since!))
           .$if(q.until !== null, (qb) => qb.where("v.as_of", "<=", q.until!))
+          .$if(q.throughVersion !== undefined, (qb) => qb.where("c.version_id", "<=", q.throughVersion!))
           .$if(a !== null, (qb) =>
             qb.where((eb) =>
               a!.kind === 0
@@ -379,7 +390,7 @@ export class SqlSanctionsStore implements SanctionsStore {
       list: r.list as SanctionsListKey,
       recordId: r.record_id,
       active: r.active === 1,
-      record: JSON.parse(r.record) as Designation,
+      record: readStoredDesignation(r.record),
       allMmsis: JSON.parse(r.all_mmsis) as number[],
       listedAt: r.listed_at,
       firstListedIn: r.first_as_of,

@@ -7,7 +7,7 @@ import type { Clock } from "../../../interfaces/clock.ts";
 import type { Database, StationsTable } from "../schema.ts";
 import type { SecretBox } from "../accounts/secret-box.ts";
 
-type StationRow = Omit<StationsTable, "id" | "share_redistribution" | "share_commercial"> & { id: number; share_redistribution: number; share_commercial: number };
+type StationRow = Omit<StationsTable, "id" | "share_redistribution" | "share_commercial" | "deleted_at"> & { id: number; share_redistribution: number; share_commercial: number; deleted_at: number | null };
 
 function toStation(r: StationRow): Station {
   return {
@@ -101,7 +101,7 @@ export class SqlStationStore implements StationStore {
     if (settings.connect !== undefined) set.connect_to = settings.connect;
     if (settings.plainPort === false) set.plain_port = null;
     if (Object.keys(set).length > 0) {
-      const r = await this.#db.updateTable("stations").set(set).where("id", "=", id).executeTakeFirst();
+      const r = await this.#db.updateTable("stations").set(set).where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
       if (r.numUpdatedRows === 0n) return null;
       if (set.shared !== undefined || set.share_redistribution !== undefined || set.share_commercial !== undefined || set.source_name !== undefined) this.#changes.sharingChanged?.();
     }
@@ -112,7 +112,7 @@ export class SqlStationStore implements StationStore {
   /** The lowest free port of the range; a concurrent create taking it first makes us try the next. */
   async #allocatePort(id: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.#db.selectFrom("stations").select("plain_port").where("id", "=", id).executeTakeFirst();
+      const current = await this.#db.selectFrom("stations").select("plain_port").where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
       if (!current || current.plain_port !== null) return;
       const used = new Set(
         (await this.#db.selectFrom("stations").select("plain_port").where("plain_port", ">=", this.#ports.from).where("plain_port", "<=", this.#ports.to).execute()).map((r) => r.plain_port),
@@ -136,7 +136,7 @@ export class SqlStationStore implements StationStore {
 
   async getStation(id: number): Promise<Station | null> {
     if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
-    const r = await this.#db.selectFrom("stations").selectAll().where("id", "=", id).executeTakeFirst();
+    const r = await this.#db.selectFrom("stations").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
     return r ? toStation(r) : null;
   }
 
@@ -155,12 +155,32 @@ export class SqlStationStore implements StationStore {
 
   async rotateSecret(stationId: number): Promise<{ station: Station; secret: string } | null> {
     const secret = newSecret("mds_st");
-    const row = await this.#db.updateTable("stations").set(this.#credentials(secret)).where("id", "=", stationId).returningAll().executeTakeFirst();
+    // A deleted station gets no working secret back.
+    const row = await this.#db.updateTable("stations").set(this.#credentials(secret)).where("id", "=", stationId).where("deleted_at", "is", null).returningAll().executeTakeFirst();
     return row ? { station: toStation(row), secret } : null;
   }
 
+  /**
+   * Deletes a station as its owner sees it: gone from the list and accepting nothing (a new
+   * secret and UDP key nobody knows; plain port, connect-out and sharing released). The row
+   * stays, so what it delivered keeps its station and stays the owner's (migration 0030).
+   */
+  async deleteStation(stationId: number): Promise<boolean> {
+    if (!Number.isSafeInteger(stationId) || stationId < 1 || stationId > 2_147_483_647) return false;
+    const row = await this.#db
+      .updateTable("stations")
+      .set({ ...this.#credentials(newSecret("mds_st")), shared: 0, plain_port: null, connect_to: null, deleted_at: this.#clock.now() })
+      .where("id", "=", stationId)
+      .where("deleted_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (!row) return false;
+    this.#changes.sharingChanged?.();
+    return true;
+  }
+
   async listStations(accountId: string): Promise<Station[]> {
-    const rows = await this.#db.selectFrom("stations").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
+    const rows = await this.#db.selectFrom("stations").selectAll().where("account_id", "=", accountId).where("deleted_at", "is", null).orderBy("id").execute();
     return rows.map(toStation);
   }
 

@@ -66,6 +66,8 @@ export interface StationsTable {
   plain_port: number | null;
   allow_from: string | null;
   connect_to: string | null;
+  /** Migration 0030: when its owner deleted it; null while it is in use. */
+  deleted_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** People who sign in to the web pages; `email` is stored normalised (lower-case), so unique is case-insensitive. */

@@ -1,7 +1,7 @@
 import { companiesGet } from "../../../operations/companies.get.ts";
 import type { DataOf } from "../../../operations/answer.ts";
 import { html } from "../../shared/html.ts";
-import { facts, sourcesSection, withheldSection } from "./page-parts.ts";
+import { facts, sanctionedMark, sourcesSection, withheldSection } from "./page-parts.ts";
 import { entityAnswer, type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 /** Roles as the answer gives them, in words. */
@@ -16,6 +16,15 @@ const CHECK_WORDS: Record<DataOf<typeof companiesGet>["designationChecks"][numbe
   withheld: () => "Not shown: this list may not be shown to you",
 };
 
+/** "2 of the 5 ships are designated now": one ship tied by two sources counts once. With no list loaded, nothing was checked. */
+function fleetDesignated(fleet: DataOf<typeof companiesGet>["fleet"], listsLoaded: boolean): string {
+  if (!listsLoaded) return "No sanctions list is loaded, so no ship of this fleet was checked.";
+  const all = new Set(fleet.map((f) => f.vessel.id));
+  const designated = new Set(fleet.filter((f) => f.sanctioned.length > 0).map((f) => f.vessel.id));
+  if (designated.size === 0) return `None of the ${all.size === 1 ? "1 ship" : `${all.size} ships`} is designated on the lists checked (each ship's page says which lists, as of when).`;
+  return `${designated.size} of the ${all.size === 1 ? "1 ship" : `${all.size} ships`} ${designated.size === 1 ? "is" : "are"} designated now by a sanctions list.`;
+}
+
 export const companyPage: PublicPageKind = {
   routes: ["/company/:ref"],
   async render(v: Visit): Promise<PageResult> {
@@ -24,6 +33,7 @@ export const companyPage: PublicPageKind = {
     if (!r.ok) return r.result;
     const { top, data: d } = r;
     const name = top.name ?? `Company ${top.id}`;
+    const listsLoaded = d.designationChecks.some((c) => c.status !== "list_not_loaded" && c.status !== "withheld");
     return {
       kind: "page",
       options: { title: name },
@@ -44,8 +54,9 @@ ${d.designations.length === 0
 <h2>Fleet</h2>
 ${d.fleet.length === 0
   ? html`<p id="fleet-none">No ship tied to this company by a source that may be shown.</p>`
-  : html`<table id="fleet"><caption>Ships a source ties to this company</caption><thead><tr><th scope="col">Ship</th><th scope="col">IMO / MMSI</th><th scope="col">Role</th><th scope="col">Evidence</th><th scope="col">Source</th></tr></thead>
-<tbody>${d.fleet.map((f) => html`<tr><td><a href="${f.vessel.page}">${f.vessel.name ?? f.vessel.id}</a></td><td>${f.vessel.imo !== null ? `IMO ${f.vessel.imo}` : `MMSI ${String(f.vessel.mmsi)}`}</td><td>${ROLE_WORDS[f.role] ?? f.role}</td><td><q>${f.evidence}</q></td><td>${f.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}</td></tr>`)}</tbody></table>`}
+  : html`<p id="fleet-designated">${fleetDesignated(d.fleet, listsLoaded)}</p>
+<table id="fleet"><caption>Ships a source ties to this company, and which of them a sanctions list designates now</caption><thead><tr><th scope="col">Ship</th><th scope="col">IMO / MMSI</th><th scope="col">Role</th><th scope="col">Designated</th><th scope="col">Evidence</th><th scope="col">Source</th></tr></thead>
+<tbody>${d.fleet.map((f) => html`<tr${f.sanctioned.length > 0 ? html` data-sanctioned="${f.sanctioned.join(",")}"` : ""}><td><a href="${f.vessel.page}">${f.vessel.name ?? f.vessel.id}</a></td><td>${f.vessel.imo !== null ? `IMO ${f.vessel.imo}` : `MMSI ${String(f.vessel.mmsi)}`}</td><td>${ROLE_WORDS[f.role] ?? f.role}</td><td>${f.sanctioned.length > 0 ? sanctionedMark(f.sanctioned) : listsLoaded ? "no designation on the lists checked" : "not checked"}</td><td><q>${f.evidence}</q></td><td>${f.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}</td></tr>`)}</tbody></table>`}
 ${withheldSection(r.withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse)}
 ${sourcesSection([r])}`,
     };

@@ -35,6 +35,26 @@ export function utc(iso: string | null | undefined): string {
 }
 
 /**
+ * Why a visitor without an account sees few or no positions: AIS comes from receiving
+ * stations, and without an account only shared stations' last 24 hours may be shown.
+ */
+export function visitorPositionsNote(): Html {
+  return html`<span class="visitor-positions">Positions come from receiving stations: without an account you see only stations their owners share, over the last 24 hours. <a href="/login">Sign in</a> to see your own stations and your plan's history.</span>`;
+}
+
+/**
+ * A source as a person reads it: its name from the sources file ("EU MRV emissions" rather
+ * than `emsa_mrv`); a private station, governed by the file's `station` entry, is that entry's
+ * name and its number. An id the service does not know is shown as it is.
+ */
+export function sourceName(registry: SourceRegistry, id: string): string {
+  const s = registry.get(id);
+  if (!s) return id;
+  const station = /^station:(\d+)$/.exec(id);
+  return station && s.id !== id ? `${s.name} (station ${station[1]})` : s.name;
+}
+
+/**
  * Why a section is missing, in words: which source does not permit which use. The sources
  * file says what each permits; a source it does not know permits nothing.
  */
@@ -68,6 +88,9 @@ const SECTION_WORDS: Record<string, string> = {
   mids: "Maritime Identification Digits",
   flagOfConvenience: "Flag of convenience status",
   vessels: "Vessels",
+  sanctioned: "Designated ships",
+  events: "Events",
+  fleet: "Fleet",
   ports: "Ports",
   flags: "Flags",
 };
@@ -75,9 +98,9 @@ const SECTION_WORDS: Record<string, string> = {
 /**
  * The withheld section: every part left out of this page, with each blocking source, what it
  * does not permit, and how many rows where rows were counted. Always present, so a visitor
- * can tell "nothing withheld" from "nothing known".
+ * can tell "nothing withheld" from "nothing known". A page may name its own sections (`pageWords`).
  */
-export function withheldSection(all: readonly WithheldEntry[], registry: SourceRegistry, commercialPlan: boolean): Html {
+export function withheldSection(all: readonly WithheldEntry[], registry: SourceRegistry, commercialPlan: boolean, pageWords: Readonly<Record<string, string>> = {}): Html {
   // A page built from several answers may hear of one part twice (the vessel's identity from its page and its track): one line each.
   const merged = new Map<string, WithheldEntry>();
   for (const e of all) {
@@ -91,15 +114,15 @@ export function withheldSection(all: readonly WithheldEntry[], registry: SourceR
   const entries = [...merged.values()].filter((e) => e.section !== TYPE_AND_FLAG_SECTION);
   const rule = byRule.map(
     (e) =>
-      html`<p class="hint" id="not-in-hits" data-section="${e.section}">Vessel type and flag are not part of search results${e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "vessel" : "vessels"} listed)` : ""}: open a vessel's page to see them${e.sources.length > 0 ? html`; for these vessels they come from ${e.sources.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}` : ""}. This is how search results are made, not a restriction of any source.</p>`,
+      html`<p class="hint" id="not-in-hits" data-section="${e.section}">Vessel type and flag are not part of search results${e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "vessel" : "vessels"} listed)` : ""}: open a vessel's page to see them${e.sources.length > 0 ? html`; for these vessels they come from ${e.sources.map((s, i) => html`${i > 0 ? ", " : ""}${sourceName(registry, s)}`)}` : ""}. This is how search results are made, not a restriction of any source.</p>`,
   );
   if (entries.length === 0) return html`${rule}<section aria-labelledby="withheld-h"><h2 id="withheld-h">Withheld</h2><p id="withheld-none">Nothing on this page is withheld.</p></section>`;
   return html`${rule}<section aria-labelledby="withheld-h" id="withheld"><h2 id="withheld-h">Withheld</h2>
 <p>Some facts are not shown here because their sources do not permit it.</p>
 <ul>${entries.map((e) => {
-    const what = SECTION_WORDS[e.section] ?? e.section;
+    const what = pageWords[e.section] ?? SECTION_WORDS[e.section] ?? e.section;
     const rows = e.rows !== undefined ? ` (${e.rows.toLocaleString("en-GB")} ${e.rows === 1 ? "row" : "rows"})` : "";
-    return html`<li data-section="${e.section}"><strong>${what}</strong>${rows}: ${e.sources.map((s, i) => html`${i > 0 ? "; " : ""}source <code>${s}</code> ${whyWithheld(registry, s, commercialPlan)}`)}.</li>`;
+    return html`<li data-section="${e.section}"><strong>${what}</strong>${rows}: ${e.sources.map((s, i) => html`${i > 0 ? "; " : ""}source <strong title="${s}">${sourceName(registry, s)}</strong> ${whyWithheld(registry, s, commercialPlan)}`)}.</li>`;
   })}</ul></section>`;
 }
 
@@ -118,6 +141,8 @@ export interface MapContent {
   points?: { lon: number; lat: number; label: string }[];
   /** Lines drawn as they are (a waterway's gate, a GeoJSON LineString's coordinates). */
   lines?: { coordinates: [number, number][]; label: string }[];
+  /** A vessel's events (encounter, port call...) as small marks; the page's timeline lists the same. */
+  events?: { lon: number; lat: number; label: string; type: string }[];
 }
 
 /**
@@ -149,4 +174,18 @@ export function barChart(title: string, bars: { label: string; value: number | n
   });
   // Labels are years and numbers formatted here: nothing from outside is written into the SVG unescaped.
   return html`<svg class="chart" role="img" aria-labelledby="${id}" viewBox="0 0 ${width} ${h + 24}" width="${width}" height="${h + 24}"><title id="${id}">${title} (${unit})</title>${raw(parts.join(""))}</svg>`;
+}
+
+/** A sanctions list family as a short label on pages (the answers give the family keys). */
+const LIST_LABELS: Readonly<Record<string, string>> = { ofac: "OFAC", uk: "UK", eu: "EU", canada: "Canada", "new-zealand": "New Zealand" };
+export const listLabel = (list: string): string => LIST_LABELS[list] ?? list;
+
+/**
+ * "Sanctioned (OFAC, UK)" where a ship or a company is named away from its own page (a search
+ * hit, a fleet row, a vessel's company); nothing when no list designates it: an empty mark is
+ * no clearance, and the thing's own page says which lists were checked.
+ */
+export function sanctionedMark(lists: readonly string[] | undefined): Html {
+  if (!lists || lists.length === 0) return html``;
+  return html` <strong class="sanctioned-mark">Sanctioned</strong> (${lists.map(listLabel).join(", ")})`;
 }

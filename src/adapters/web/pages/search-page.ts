@@ -1,7 +1,7 @@
 import { searchPagePath } from "../../../domain/pages/page-paths.ts";
 import { search } from "../../../operations/search.ts";
 import { html } from "../../shared/html.ts";
-import { withheldSection } from "./page-parts.ts";
+import { sanctionedMark, withheldSection } from "./page-parts.ts";
 import { type PageResult, type PublicPageKind, type Visit } from "./public-page.ts";
 
 /** Each kind search finds, in words; a kind added to search without a word here shows its own name. */
@@ -25,7 +25,7 @@ export const searchPage: PublicPageKind = {
       body: html`${form}
 ${r.data.length === 0
   ? html`<p id="no-hits">Nothing found for “${q}”.</p>`
-  : html`<ol id="hits">${r.data.map((h) => html`<li><a href="${h.page}">${h.name}</a> <span class="hint">${KIND_WORDS[h.kind] ?? h.kind}${h.imo !== null ? ` · IMO ${h.imo}` : ""}${h.mmsi !== null ? ` · MMSI ${String(h.mmsi).padStart(9, "0")}` : ""}${h.kind !== "vessel" ? ` · ${h.id}` : ""}</span></li>`)}</ol>`}
+  : html`<ol id="hits">${r.data.map((h) => html`<li><a href="${h.page}">${h.name}</a> <span class="hint">${KIND_WORDS[h.kind] ?? h.kind}${h.imo !== null ? ` · IMO ${h.imo}` : ""}${h.mmsi !== null ? ` · MMSI ${String(h.mmsi).padStart(9, "0")}` : ""}${h.kind !== "vessel" ? ` · ${h.id}` : ""}</span>${sanctionedMark(h.sanctioned)}</li>`)}</ol>`}
 ${r.withheld.length > 0 ? withheldSection(r.withheld, v.ctx.pipeline.services.sources, v.principal.entitlements.commercialUse) : ""}`,
     };
   },

@@ -53,7 +53,7 @@ describe("browser: account pages", { skip: NO_BROWSER }, () => {
   });
 
   it("API key: created and shown once with a copy button; revoked after a confirm step, then the API refuses it", async () => {
-    const { email } = await f.user();
+    const { email, accountId } = await f.user();
     await signIn(page, f.base, email, "/account/keys");
     await page.getByLabel("Name").fill("laptop script");
     await page.getByRole("button", { name: "Create key" }).click();
@@ -61,6 +61,10 @@ describe("browser: account pages", { skip: NO_BROWSER }, () => {
     assert.match(key, /^\S{20,}$/);
     assert.equal(await page.getByRole("button", { name: /Copy new api key/i }).count(), 1);
     await accessible("key-created");
+    // Reloading the page that shows the key sends no form again: no second key, and the key is not shown again.
+    await page.reload();
+    assert.equal(await page.locator("#new-key").count(), 0);
+    assert.equal((await f.t.service.services.accounts.listKeys(accountId)).filter((k) => k.name === "laptop script").length, 1);
 
     assert.equal((await fetch(`${f.base}/api/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).status, 200, "the new key works");
     await page.goto(`${f.base}/account/keys`);
@@ -93,8 +97,10 @@ describe("browser: account pages", { skip: NO_BROWSER }, () => {
     assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), `Endpoint ${HOOK_URL}`);
 
     const before = f.receiver!.received.length;
-    await Promise.all([page.waitForURL(/done=tested$/), page.getByRole("button", { name: "Send a test event" }).click()]);
+    const detail = new URL(page.url()).pathname;
+    await Promise.all([page.waitForResponse((r) => r.request().method() === "GET" && new URL(r.url()).pathname === detail), page.getByRole("button", { name: "Send a test event" }).click()]);
     assert.equal(f.receiver!.received.length, before + 1, "the receiver got the test event");
+    assert.match((await page.getByRole("status").textContent()) ?? "", /^The test event was delivered \(HTTP 204, \d+ ms\)\.$/, "the banner says what happened");
     const row = page.locator("#deliveries tbody tr").first();
     const cells = await row.locator("td").allTextContents();
     // Time, Event, Status, HTTP status, Duration, Error class, Attempts, Action
@@ -123,5 +129,48 @@ describe("browser: account pages", { skip: NO_BROWSER }, () => {
     assert.equal(await page.getByRole("button", { name: "Turn back on" }).count(), 0);
     const stored = await f.t.service.services.webhooks.getEndpoint(accountId, id);
     assert.deepEqual([stored?.status, stored?.failureStreak], ["active", 0]);
+  });
+
+  it("a test event that fails says so in words; an endpoint is changed, turned off and deleted from its page", async () => {
+    const { email, accountId } = await f.user();
+    await signIn(page, f.base, email, "/account/webhooks");
+    assert.match((await page.locator("#endpoint-limit").textContent()) ?? "", /allows 5 endpoints; you have 0/);
+    // A host no resolver here knows: the attempt fails with a DNS error.
+    const nowhere = "https://nowhere.example.test:8443/mds";
+    await page.getByLabel("URL").fill(nowhere);
+    await Promise.all([page.waitForURL(`${f.base}/account/webhooks`), page.getByRole("button", { name: "Add endpoint" }).click()]);
+    await page.getByRole("link", { name: `Details of ${nowhere}` }).click();
+    const detail = new URL(page.url()).pathname;
+    await Promise.all([page.waitForResponse((r) => r.request().method() === "GET" && new URL(r.url()).pathname === detail), page.getByRole("button", { name: "Send a test event" }).click()]);
+    const banner = (await page.locator("#test-failed").textContent()) ?? "";
+    assert.match(banner, /^The test event was not delivered\. /);
+    assert.match(banner, /host name could not be resolved/);
+    assert.match((await page.locator("#deliveries tbody tr").first().textContent()) ?? "", /dns: The host name could not be resolved/);
+    await accessible("webhook-test-failed");
+
+    await page.getByLabel("URL").fill(HOOK_URL);
+    await page.getByLabel("Description (optional)").fill("moved");
+    await Promise.all([page.waitForURL(/done=saved$/), page.getByRole("button", { name: "Save changes" }).click()]);
+    assert.match((await page.locator("#endpoint").textContent()) ?? "", /moved/);
+    await Promise.all([page.waitForURL(/done=disabled$/), page.getByRole("button", { name: "Turn off" }).click()]);
+    assert.match((await page.locator("#endpoint").textContent()) ?? "", /turned off \(turned off by its owner\)/);
+    const [ep] = await f.t.service.services.webhooks.listEndpoints(accountId);
+    assert.deepEqual([ep?.url, ep?.status], [HOOK_URL, "disabled"]);
+
+    await page.getByRole("link", { name: "Delete this endpoint…" }).click();
+    assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), "Delete webhook endpoint");
+    await accessible("webhook-delete-confirm");
+    await Promise.all([page.waitForURL(/\/account\/webhooks\?done=deleted$/), page.getByRole("button", { name: "Delete endpoint" }).click()]);
+    assert.equal(await page.getByRole("status").textContent(), "The endpoint is deleted, with its delivery log.");
+    assert.equal(await page.locator("#endpoints").count(), 0);
+    assert.deepEqual(await f.t.service.services.webhooks.listEndpoints(accountId), []);
+  });
+
+  it("a sandbox user learns before any form that the plan has no webhook endpoints", async () => {
+    const { email } = await f.user("sandbox");
+    await signIn(page, f.base, email, "/account/webhooks");
+    assert.match((await page.locator("#endpoint-limit").textContent()) ?? "", /^Your sandbox plan includes no webhook endpoints\./);
+    assert.equal(await page.getByLabel("URL").count(), 0);
+    await accessible("webhooks-sandbox");
   });
 });

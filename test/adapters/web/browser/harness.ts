@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import axeCore from "axe-core";
+import { type Browser, type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
 import { tool } from "../../../helpers/system-tools.ts";
 
 /**
@@ -81,11 +82,31 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   }
 }
 
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
 async function axe(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return result.violations
+  const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return serious(result.violations);
+}
+
+function serious(violations: axeCore.Result[]): string[] {
+  return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * The same check inside one frame. AxeBuilder passes over a sandboxed frame without scripts'
+ * same-origin access (an MCP app's srcdoc frame) and reports nothing for it; axe is put into
+ * the frame itself instead (the evaluation is the browser's, not the frame's CSP-bound script).
+ */
+export async function seriousA11yViolationsInFrame(frame: Frame): Promise<string[]> {
+  await frame.evaluate(axeCore.source);
+  const violations = await frame.evaluate(
+    (tags) => (globalThis as unknown as { axe: typeof axeCore }).axe.run({ runOnly: { type: "tag", values: tags } }).then((r) => r.violations),
+    AXE_TAGS,
+  );
+  return serious(violations);
 }
 
 /**
@@ -96,4 +117,23 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (!process.env.MDS_SCREENSHOTS) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: "disabled" });
+}
+
+/** A phone's screen width (an iPhone 12 to 15 in CSS pixels): every page must fit it. */
+export const PHONE_WIDTH = 390;
+
+/**
+ * How much wider than a phone's screen the page is drawn (0 when it fits): the viewport is
+ * narrowed to PHONE_WIDTH, the document's scroll width read, and the viewport put back.
+ * Tables scroll inside their own box and the header wraps, so nothing should stick out.
+ */
+export async function overflowOnPhone(page: Page): Promise<number> {
+  const before = page.viewportSize() ?? VIEW.viewport;
+  await page.setViewportSize({ width: PHONE_WIDTH, height: 844 });
+  try {
+    const width = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+    return Math.max(0, width - PHONE_WIDTH);
+  } finally {
+    await page.setViewportSize(before);
+  }
 }

@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@model
 import type { Page } from "playwright-core";
 import { MemoryProvider } from "../../../helpers/oauth.ts";
 import { type BrowserFixture, HOOK_URL, signIn, startFixture } from "./fixture.ts";
-import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, overflowOnPhone, screenshot, seriousA11yViolations } from "./harness.ts";
 
 const HARBOUR = { type: "Polygon", coordinates: [[[24.9, 60.1], [25.0, 60.1], [25.0, 60.2], [24.9, 60.2], [24.9, 60.1]]] };
 
@@ -21,7 +21,8 @@ describe("browser: every page is accessible, with and without script", { skip: N
   let endpointId: string;
   let authUrl: URL;
   before(async () => {
-    f = await startFixture({ receiver: true });
+    // Listener ports other than the defaults: the stations page must name these.
+    f = await startFixture({ receiver: true, env: { INGEST_TCP_PORT: "6231", INGEST_UDP_PORT: "6232" } });
     const u = await f.user();
     email = u.email;
     // Something on every page: a key, a connected app, an endpoint with a delivery, a zone and a follow.
@@ -49,11 +50,21 @@ describe("browser: every page is accessible, with and without script", { skip: N
       const { context, outside } = await newContext(f.browser, f.base, { javaScriptEnabled });
       const page = await context.newPage();
       const problems: string[] = [];
+      // Any console error (a missing favicon's 404 included) is a problem; a status page's own 4xx is its point.
+      let expectedStatus = 200;
+      page.on("console", (m) => {
+        if (m.type() === "error" && !(expectedStatus >= 400 && new RegExp(`status of ${expectedStatus}`).test(m.text()))) problems.push(`console: ${m.text()} at ${page.url()}`);
+      });
+      page.on("pageerror", (e) => problems.push(`page error: ${e.message} at ${page.url()}`));
       const check = async (name: string, p: Page = page) => {
         for (const v of await seriousA11yViolations(p)) problems.push(`${name}: ${v}`);
+        if ((await p.locator("header form[role=search] #site-q").count()) !== 1) problems.push(`${name}: no search box in the header`);
+        const over = await overflowOnPhone(p);
+        if (over > 0) problems.push(`${name}: ${over} px wider than a 390 px screen`);
         await screenshot(p, `${name}-${mode}`);
       };
       const visit = async (name: string, path: string, status = 200) => {
+        expectedStatus = status;
         const res = await page.goto(`${f.base}${path}`);
         assert.equal(res?.status(), status, `${name} (${path})`);
         await check(name);
@@ -61,7 +72,17 @@ describe("browser: every page is accessible, with and without script", { skip: N
 
       await visit("home", "/");
       await visit("api-docs", "/docs/api");
+      await visit("docs-errors", "/docs/errors#invalid_parameter");
+      // The anchor of an API error's docs link lands on its entry.
+      assert.equal(await page.locator("tr#invalid_parameter").count(), 1);
+      assert.match((await page.locator("tr#invalid_parameter").textContent()) ?? "", /^\s*invalid_parameter\s*400/);
+      await visit("docs-webhooks", "/docs/webhooks");
+      await visit("docs-mcp", "/docs/mcp");
+      await visit("docs-oauth", "/docs/oauth");
+      await visit("docs-not-found", "/docs/nope", 404);
       await visit("login", "/login");
+      // Sign-up is closed here: its 404 is the page's point.
+      expectedStatus = 404;
       const signup = await page.goto(`${f.base}/signup`);
       assert.ok(signup && signup.status() < 500);
       await check("signup");
@@ -69,7 +90,7 @@ describe("browser: every page is accessible, with and without script", { skip: N
       await visit("account", "/account");
       await visit("keys", "/account/keys");
       await page.getByLabel("Name").fill(`made with ${mode}`);
-      await page.getByRole("button", { name: "Create key" }).click();
+      await Promise.all([page.waitForURL(`${f.base}/account/keys`), page.getByRole("button", { name: "Create key" }).click()]);
       assert.equal(await page.locator("#new-key").count(), 1);
       await check("key-created");
       await visit("key-revoke-confirm", `/account/keys/${keyId}/revoke`);
@@ -77,11 +98,19 @@ describe("browser: every page is accessible, with and without script", { skip: N
       await visit("webhooks", "/account/webhooks");
       await visit("webhook-deliveries", `/account/webhooks/${endpointId}`);
       assert.equal(await page.locator("#deliveries tbody tr").count(), 1);
+      await visit("webhook-delete-confirm", `/account/webhooks/${endpointId}/delete`);
       await visit("stations", "/account/stations");
       await page.getByLabel("Name").fill(`roof ${mode}`);
-      await page.getByRole("button", { name: "Add station" }).click();
+      await Promise.all([page.waitForURL(/\/account\/stations\/\d+$/), page.getByRole("button", { name: "Add station" }).click()]);
       assert.equal(await page.locator("#new-secret").count(), 1);
+      assert.match((await page.locator("#recipe").textContent()) ?? "", /TCP \(port 6231\)[\s\S]*UDP \(port 6232\)/, "the ports the service listens on");
       await check("station-created");
+      const stationPage = new URL(page.url()).pathname;
+      await visit("station", stationPage);
+      assert.equal(await page.locator("#new-secret").count(), 0, "the secret once; the recipe stays");
+      assert.equal(await page.locator("#recipe").count(), 1);
+      await visit("station-rotate-confirm", `${stationPage}/rotate`);
+      await visit("station-delete-confirm", `${stationPage}/delete`);
       await visit("zones", "/account/zones");
       assert.equal(await page.locator("#zone-map-figure").isVisible(), javaScriptEnabled, "the map shows only with script");
       await visit("consent", authUrl.pathname + authUrl.search);

@@ -3,16 +3,23 @@
  * leaving the service and no serious or critical axe violation; maps draw their features on
  * the bundled land; every `page` link the API hands out opens; a ship heard by a shared
  * station shows its track; a company's fleet and a waterway's gate and daily chart show; a legacy wreck slug lands on the canonical page; a source that
- * denies `web` use is kept off the pages, which say so. With MDS_SCREENSHOTS=1 a screenshot
- * of each kind goes to test-output/screenshots/.
+ * denies `web` use is kept off the pages, which say so. The vessel dossier: a sanctioned
+ * ship's status above the fold at 1280 px with its list and dates, its former name and
+ * company, a seeded event on the timeline beside the map and drawn on it, and no page wider
+ * than a 390 px screen, with script on and off. With MDS_SCREENSHOTS=1 a screenshot of each
+ * kind (the vessel page sanctioned and not, at 1280 and 390 px) goes to test-output/screenshots/.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import { importSanctionsFiles } from "../../../../src/adapters/importers/sanctions-import.ts";
+import { commitEvents, vesselEvent } from "../../../helpers/events.ts";
+import { OFAC_2024_05_03 } from "../../../helpers/sanctions.ts";
 import { sourcesFile } from "../../../helpers/sources-file.ts";
 import { HOUR, identity, imoOf, MIN, station, writeTrack } from "../../../helpers/vessels.ts";
 import { type BrowserFixture, startFixture } from "./fixture.ts";
-import { newContext, NO_BROWSER, screenshot, seriousA11yViolations } from "./harness.ts";
+import { newContext, NO_BROWSER, overflowOnPhone, screenshot, seriousA11yViolations } from "./harness.ts";
 
 // What the in-page function below uses of the DOM (this project's TypeScript has no DOM library).
 declare function getComputedStyle(el: unknown): { zIndex: string };
@@ -20,6 +27,12 @@ declare function getComputedStyle(el: unknown): { zIndex: string };
 const MMSI = 244_000_601;
 const IMO = imoOf(500_601);
 const VESSEL_PAGE = `/vessel/${IMO}-heard-at-sea`;
+/** ARTAVIL, on OFAC's SDN list (the real extract of 2024-05-03), formerly ALPHA, linked to NITC (its entity row made up here, as in the page tests). */
+const SANCTIONED_PAGE = "/vessel/9187629-artavil";
+const NITC_ENTITY = '9702,"NATIONAL IRANIAN TANKER COMPANY",-0- ,"IRAN] [NPWMD",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"Company Number IMO 5000001; a.k.a. \'NITC\'."\r\n';
+
+// What the in-page functions below read of the DOM (this project's TypeScript has no DOM library).
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
 /**
  * Opens a page and checks what every public page must hold: its status, HTML, no console
@@ -54,6 +67,9 @@ async function visit(f: BrowserFixture, page: Page, outside: string[], name: str
       assert.ok((await z(".leaflet-basemap-pane")) < (await z(".leaflet-overlay-pane")), `${name}: land below the shapes`);
     }
     await page.waitForLoadState("networkidle");
+    // Every page has the header's search box, and fits a phone's screen.
+    assert.equal(await page.locator("header form[role=search] #site-q").count(), 1, `${name}: search box`);
+    assert.equal(await overflowOnPhone(page), 0, `${name}: px wider than a 390 px screen`);
     assert.deepEqual(errors, [], `${name}: console errors`);
     assert.deepEqual(outside, [], `${name}: requests to another origin`);
     assert.deepEqual(await seriousA11yViolations(page), [], `${name}: axe`);
@@ -72,8 +88,56 @@ describe("browser: public pages", { skip: NO_BROWSER }, () => {
     const shared = await station(f.t, "pro", true);
     await identity(f.t, { stationId: shared.id, mmsi: MMSI, imo: IMO, name: "HEARD AT SEA" });
     await writeTrack(f.t, shared.id, MMSI, now - 20 * HOUR, now, 10 * MIN);
+    await importSanctionsFiles(f.t.service.services, "ofac", [{ name: "SDN.CSV", bytes: readFileSync(OFAC_2024_05_03) }, { name: "SDN-entities.CSV", bytes: Buffer.from(NITC_ENTITY) }], "test", { asOf: "2024-05-03" });
+    await f.t.service.services.vessels.refresh(now);
+    // An encounter the shared station's fixes made, on the track's day and where the track runs.
+    await commitEvents(f.t, [vesselEvent({ type: "encounter", stationId: shared.id, mmsi: MMSI, start: now - 6 * HOUR, counterpartMmsi: 244_000_699, lat: 55.05, lon: 10.05 })]);
   });
   after(() => f.close());
+
+  it("the vessel dossier at 1280 px: a sanctioned ship's status above the fold naming its list and dates, its former name and company; a seeded event on the timeline and the map", async () => {
+    const { context, outside } = await newContext(f.browser, f.base);
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await visit(f, page, outside, "vessel-sanctioned-1280", SANCTIONED_PAGE);
+    assert.match((await page.title()) ?? "", /^ARTAVIL \(sanctioned\) - /);
+    const status = page.locator("#status");
+    assert.ok(await status.isVisible());
+    const box = (await status.locator("p").first().boundingBox())!;
+    assert.ok(box.y + box.height <= 800, `the status line ends at ${box.y + box.height} px, within the first screen of 800`);
+    assert.match((await status.locator("p").first().textContent()) ?? "", /^Sanctioned: OFAC Specially Designated Nationals and Blocked Persons List \(SDN\) \(record 15036, IRAN\), listing date not published, first loaded here \d{4}-\d\d-\d\d; the list as of 2024-05-03 \(\d+ days old\)\.$/);
+    assert.match((await page.locator('#identity-history tr[data-what="Name"]').allTextContents()).join("\n"), /ALPHAformer name/);
+    const company = page.getByRole("link", { name: "NATIONAL IRANIAN TANKER COMPANY" });
+    assert.equal(await company.getAttribute("href"), "/company/imo-5000001-national-iranian-tanker-company");
+
+    await visit(f, page, outside, "vessel-1280", VESSEL_PAGE, { map: true });
+    const first = (await page.locator("#status p").first().boundingBox())!;
+    assert.ok(first.y + first.height <= 800, "the status of a ship no list designates is above the fold too");
+    assert.match((await page.locator("#status p").first().textContent()) ?? "", /^No designation on the lists checked; not every list is current and complete, so this is not a clearance:$/);
+    assert.match((await page.locator("#status-lists").textContent()) ?? "", /as of 2024-05-03 \(\d+ days old\)/);
+    // The seeded encounter: on the timeline, beside the map, and drawn on it.
+    assert.match((await page.locator('#events-timeline li[data-type="encounter"]').textContent()) ?? "", /Encounter with a ship \(MMSI 244000699\), 3 h, at 55\.050, 10\.050\./);
+    assert.equal(await page.locator("path.event-mark.event-encounter").count(), 1);
+    const map = (await page.locator("#vessel-map").boundingBox())!;
+    const timeline = (await page.locator("#events-timeline").boundingBox())!;
+    assert.ok(timeline.x >= map.x + map.width, `the timeline (x ${timeline.x}) is beside the map (right edge ${map.x + map.width})`);
+    await context.close();
+  });
+
+  it("the vessel dossier at 390 px is no wider than the screen, sanctioned or not, with script on and off", async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const { context, outside } = await newContext(f.browser, f.base, { javaScriptEnabled });
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [name, path] of [["vessel-sanctioned", SANCTIONED_PAGE], ["vessel", VESSEL_PAGE]] as const) {
+        await visit(f, page, outside, `${name}-390${javaScriptEnabled ? "" : "-nojs"}`, path, { map: javaScriptEnabled && path === VESSEL_PAGE });
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(width <= 390, `${name}${javaScriptEnabled ? "" : " without script"}: the page is ${width} px wide on a 390 px screen`);
+        assert.ok(await page.locator("#status").isVisible(), name);
+      }
+      await context.close();
+    }
+  });
 
   it("every kind: 200 text/html, no console error, nothing from elsewhere, maps drawn, no serious axe violation", async () => {
     const { context, outside } = await newContext(f.browser, f.base);
@@ -85,12 +149,18 @@ describe("browser: public pages", { skip: NO_BROWSER }, () => {
     await visit(f, page, outside, "company", "/company/marad-name-alaska-tanker-co-llc-alaska-tanker-co-llc");
     assert.ok((await page.locator("#fleet tbody tr").count()) >= 1);
     assert.match((await page.locator("#fleet q").first().textContent()) ?? "", /Alaska Tanker Co LLC/);
+    // A company and a flag with designated ships: the fleet and the flag's count say which.
+    await visit(f, page, outside, "company-sanctioned", "/company/imo-5000001-national-iranian-tanker-company");
+    assert.ok((await page.locator("#fleet tbody tr[data-sanctioned]").count()) >= 1);
+    await visit(f, page, outside, "flag-designated", "/flag/IR");
+    assert.match((await page.locator("#flag-designated").textContent()) ?? "", /^\d+ ships under this flag are designated now/);
     await visit(f, page, outside, "waterway", "/waterway/chokepoint9-dover-strait", { map: true });
     // The gate: a line with a length on screen, not a dot; and the daily series as a chart of 30 bars.
     const gate = (await page.locator("path.gate-line").boundingBox())!;
     assert.ok(Math.hypot(gate.width, gate.height) > 20, `gate spans ${gate.width} x ${gate.height} px`);
-    assert.equal(await page.locator("svg.chart rect.bar").count(), 30);
-    assert.match((await page.locator("#series-range").textContent()) ?? "", /^Per UTC day, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\.$/);
+    // No station covers the strait: the page says so rather than charting zeros.
+    assert.match((await page.locator("#counts").textContent()) ?? "", /^No coverage: /);
+    assert.equal(await page.locator("svg.chart rect.bar").count(), 0);
     await visit(f, page, outside, "company-not-found", "/company/ofac-99999999", { status: 404 });
     await visit(f, page, outside, "waterway-not-found", "/waterway/chokepoint99", { status: 404 });
     await visit(f, page, outside, "search", "/search?q=rotterdam");
@@ -103,6 +173,19 @@ describe("browser: public pages", { skip: NO_BROWSER }, () => {
     assert.match(page.url(), new RegExp(`/vessel/${emsa.imo}-[a-z0-9-]+$`));
     assert.ok((await page.locator("svg.chart rect.bar").count()) >= 3);
     await screenshot(page, "public-vessel-emissions");
+    await context.close();
+  });
+
+  it("the header's search box suggests as one types, from the server", async () => {
+    const { context, outside } = await newContext(f.browser, f.base);
+    const page = await context.newPage();
+    await visit(f, page, outside, "port-for-search", "/port/DEHAM", { map: true });
+    f.t.clock.t += 1000;
+    await Promise.all([page.waitForResponse((r) => r.url().includes("/search/suggestions?q=rotterdam")), page.locator("#site-q").pressSequentially("rotterdam")]);
+    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll("#site-q-suggestions option").length > 0);
+    const values = await page.locator("#site-q-suggestions option").evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+    assert.ok(values.some((v) => /rotterdam/i.test(v)), values.join(", "));
+    assert.deepEqual(outside, []);
     await context.close();
   });
 
@@ -171,8 +254,12 @@ describe("browser: public pages", { skip: NO_BROWSER }, () => {
     assert.match((await page.locator("#coordinates").textContent()) ?? "", /51\.9167, 4\.5000/);
     await visit(f, page, outside, "waterway-nojs", "/waterway/chokepoint9-dover-strait");
     assert.equal(await page.locator("#waterway-map-figure").isVisible(), false);
-    assert.equal(await page.locator("#counts tbody tr").count(), 3);
-    assert.equal(await page.locator("svg.chart rect.bar").count(), 30);
+    assert.match((await page.locator("#counts").textContent()) ?? "", /^No coverage: /);
+    // The header's search box is a plain form without script.
+    f.t.clock.t += 1000;
+    await page.locator("#site-q").fill("rotterdam");
+    await Promise.all([page.waitForURL(/\/search\?q=rotterdam$/), page.locator("header form[role=search] button").click()]);
+    assert.ok((await page.locator("#hits li").count()) >= 1);
     await visit(f, page, outside, "search-nojs", "/search?q=heard");
     await context.close();
   });
@@ -222,7 +309,7 @@ describe("browser: a source denying `web` use", { skip: NO_BROWSER }, () => {
     for (const s of ["identity", "lastPosition", "positions"]) assert.ok(sections.includes(s), `${s} listed as withheld (${sections.join(", ")})`);
     // The identity is withheld from both answers behind the page (the vessel's and its track's): said once.
     assert.equal(new Set(sections).size, sections.length, sections.join(", "));
-    assert.match((await page.locator('#withheld li[data-section="positions"]').textContent()) ?? "", /12 rows\): source station:\d+ does not permit showing its facts on web pages/);
+    assert.match((await page.locator('#withheld li[data-section="positions"]').textContent()) ?? "", /12 rows\): source [^:]+ does not permit showing its facts on web pages/);
     // The API, for the same anonymous caller, still has them.
     const r = (await (await fetch(`${f.base}/api/v1/vessels/${IMO}`)).json()) as Record<string, any>;
     assert.equal(r.name, "HEARD AT SEA");
