@@ -13,11 +13,18 @@
  * SDK client end to end for reference, and the last three give the server's own time (Fastify's
  * inject(), no sockets, no client). Service and client share one process on the embedded
  * SQLite store; variants alternate per round so drift in the machine's load hits them alike.
+ *
+ * Two "transport floor" lines answer the same exchanges from a bare Fastify route with the bytes
+ * fixed (the REST body for a GET; the MCP answer for the MCP POST, same headers and body): what
+ * HTTP costs for each shape with no service work at all. MCP is a POST with a body, and its
+ * answer carries the data twice (structuredContent and the same JSON as text), so its floor is
+ * above REST's whatever the server does.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import Fastify from "fastify";
 import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
 import { importSanctions } from "../src/adapters/importers/sanctions-import.ts";
 import { parseConfig } from "../src/config.ts";
@@ -96,6 +103,28 @@ try {
   const screenArgs = { ids };
   const legacyPort = await capture("legacy", "get_port", portArgs);
   const modernPort = await capture("modern", "get_port", portArgs);
+  // The transport floor: the same two exchanges answered with fixed bytes by a bare route.
+  const restBytes = await (await fetch(`${base}/api/v1/ports/NLRTM`, { headers: { Authorization: `Bearer ${nextKey()}` } })).text();
+  const mcpBytes = await (await fetch(legacyPort.url, { method: "POST", headers: { ...legacyPort.headers, authorization: `Bearer ${nextKey()}` }, body: legacyPort.body })).text();
+  const floor = Fastify();
+  floor.get("/api/v1/ports/NLRTM", async (_req, reply) => reply.header("content-type", "application/json; charset=utf-8").send(restBytes));
+  void floor.register(async (scope) => {
+    // As /mcp reads it: the body as text, parsed once.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
+    scope.post("/mcp", async (req, reply) => {
+      JSON.parse(req.body as string);
+      return reply.header("content-type", "application/json").send(Buffer.from(mcpBytes));
+    });
+  });
+  const floorBase = await floor.listen({ port: 0, host: "127.0.0.1" });
+  const floorRest = async () => {
+    await (await fetch(`${floorBase}/api/v1/ports/NLRTM`, { headers: { Authorization: `Bearer ${nextKey()}` } })).text();
+  };
+  const floorMcp = async () => {
+    await (await fetch(`${floorBase}/mcp`, { method: "POST", headers: { ...legacyPort.headers, authorization: `Bearer ${nextKey()}` }, body: legacyPort.body })).text();
+  };
+
   /** [name, call, index of the REST line it is compared with] */
   const variants: [string, () => Promise<void>, number][] = [
     ["REST GET /api/v1/ports/NLRTM", restCall("/api/v1/ports/NLRTM"), 0],
@@ -108,6 +137,8 @@ try {
     ["server time: REST GET /api/v1/ports/NLRTM (inject)", restInject("/api/v1/ports/NLRTM"), 7],
     ["server time: MCP get_port, 2025-11-25 (inject)", mcpInject(legacyPort), 7],
     ["server time: MCP get_port, 2026-07-28 (inject)", mcpInject(modernPort), 7],
+    ["transport floor: GET, the REST body as fixed bytes", floorRest, 10],
+    ["transport floor: POST, the MCP get_port answer as fixed bytes", floorMcp, 10],
   ];
   const baselineOf = (i: number) => variants[i]![2];
 
@@ -123,6 +154,7 @@ try {
     }
   }
   await sdkClient.close();
+  await floor.close();
 
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const rows = variants.map(([name], i) => {

@@ -6,6 +6,7 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
+import { stringifyWithRemembered } from "./known-json.ts";
 import type { ToolResult } from "./tool-result.ts";
 import type { ToolSpec } from "./tools.ts";
 
@@ -117,9 +118,9 @@ function envelopeAccepted(body: Record<string, unknown>, meta: Record<string, un
   return true;
 }
 
-/** The JSON-RPC response the SDK gives for this call and result, as text. */
+/** The JSON-RPC response the SDK gives for this call and result, as text; the structured content is not serialised again. */
 export function directToolCallResponse(call: DirectToolCall, result: ToolResult, serverInfo: Record<string, unknown>): string {
   const out: Record<string, unknown> =
     call.era === "modern" ? { ...result, _meta: { ...(result._meta ?? {}), [SERVER_INFO_META_KEY]: serverInfo }, resultType: "complete" } : result;
-  return JSON.stringify({ result: out, jsonrpc: "2.0", id: call.id });
+  return stringifyWithRemembered({ result: out, jsonrpc: "2.0", id: call.id })!;
 }

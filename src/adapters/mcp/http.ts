@@ -163,26 +163,18 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
         }
         reply.header("x-request-id", req.id);
 
-        let auth: AuthInfo;
         let call: CallContext;
         try {
           // Every MCP request needs a key, listing included; only tool calls are charged. The key is
           // checked here, once: tool calls run for this principal without looking at the header again.
-          const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip, `${baseOf(req)}${MCP_PATH}`);
+          const baseUrl = baseOf(req);
+          const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip, `${baseUrl}${MCP_PATH}`);
           if (principal.kind === "anonymous") throw new AppError("missing_api_key");
           call = {
             principal,
-            baseUrl: baseOf(req),
+            baseUrl,
             requestId: req.id,
             commercialScope: principal.entitlements.commercialScope,
-          };
-          auth = {
-            token: req.headers.authorization!.replace(/^Bearer\s+/i, "").trim(),
-            clientId: principal.subject,
-            scopes: [],
-            // A key has no expiry of its own; the gate re-checks it on every request.
-            expiresAt: Math.floor(options.pipeline.services.clock.now() / 1000) + 300,
-            extra: { [CALL_KEY]: call },
           };
         } catch (e) {
           const error = e instanceof AppError ? e : new AppError("service_unavailable");
@@ -211,6 +203,15 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
           // A buffer, so Fastify leaves the content type as the SDK writes it (no charset added).
           return reply.header("content-type", "application/json").send(Buffer.from(directToolCallResponse(direct, result, SERVER_INFO)));
         }
+        // Only the SDK reads the AuthInfo; the direct path above has no use for it.
+        const auth: AuthInfo = {
+          token: req.headers.authorization!.replace(/^Bearer\s+/i, "").trim(),
+          clientId: call.principal.subject,
+          scopes: [],
+          // A key has no expiry of its own; the gate re-checks it on every request.
+          expiresAt: Math.floor(options.pipeline.services.clock.now() / 1000) + 300,
+          extra: { [CALL_KEY]: call },
+        };
         return reply.send(await serve(webRequest(req), auth, parsedBody));
       },
     });

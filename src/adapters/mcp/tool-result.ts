@@ -3,6 +3,7 @@ import type { Answer, Failure, Result } from "../../operations/answer.ts";
 import type { Call } from "../../operations/call.ts";
 import { envelopeOf, errorBody } from "../../operations/envelope.ts";
 import type { Principal } from "../../operations/principal.ts";
+import { rememberJson } from "./known-json.ts";
 import type { COMMERCIAL_SCOPES, ToolSpec } from "./tools.ts";
 
 /** Where a call comes from; the HTTP gate fills it in for each request, once the caller is authenticated. */
@@ -55,7 +56,10 @@ function successResult(spec: ToolSpec, call: Call, answer: Answer, ctx: CallCont
   const body = envelopeOf(spec.op, answer, call);
   const structured: Record<string, unknown> = { ...body, commercialScope: ctx.commercialScope };
   if (spec.op.paged && answer.nextCursor) structured.nextCursor = answer.nextCursor;
-  const content: ToolResult["content"] = [{ type: "text", text: JSON.stringify(structured) }];
+  const text = JSON.stringify(structured);
+  // The direct answer to a tool call reuses this text for `structuredContent` (known-json.ts).
+  rememberJson(structured, text);
+  const content: ToolResult["content"] = [{ type: "text", text }];
   // Screening also says in words which lists were checked and which were not, so that an
   // assistant skimming the result cannot read a partial check as a clearance.
   const coverageNote = answer.top["coverageNote"];

@@ -2,6 +2,7 @@ import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { describeCost as costOfOperation } from "../../operations/cost.ts";
 import type { Operation } from "../../operations/operation.ts";
+import { portableSchema } from "./portable-schema.ts";
 import { jsonSchemaOf as jsonOf, type JsonSchema, pathParamsOf, responseSchema } from "../../operations/response-schema.ts";
 
 /**
@@ -111,8 +112,8 @@ function lenientObject(json: JsonSchema): StandardSchemaWithJSON<Record<string, 
  * every tool against the advertised schema instead.
  */
 function advertised(schema: z.ZodType): StandardSchemaWithJSON {
-  const input = jsonOf(schema, "input");
-  const output = jsonOf(schema, "output");
+  const input = portableSchema(jsonOf(schema, "input"));
+  const output = portableSchema(jsonOf(schema, "output"));
   return {
     "~standard": {
       version: 1,
@@ -167,7 +168,7 @@ export function buildToolSpecs(operations: readonly Operation[]): ToolSpec[] {
         "Parts whose sources may not be served are left out and listed in `withheld`; show the `attribution` texts with any data you use (see the resource service://docs/rights). " +
         "`commercialScope` says what the caller's plan permits.",
       pathParams,
-      inputSchema: lenientObject(input),
+      inputSchema: lenientObject(portableSchema(input)),
       outputSchema: advertised(toolOutputSchema(op)),
       defaults,
     });
