@@ -20,7 +20,8 @@ import { sourcesFile } from "../../helpers/sources-file.ts";
 import { HOOK_HOST, type Receiver, startReceiver, transportFor, verifyReceived } from "../../helpers/webhooks.ts";
 import { Browser, makeUser } from "../web/helpers.ts";
 
-const RECEIVER = "127.0.0.12";
+// Each test file that starts a receiver has an address of its own: files run in parallel.
+const RECEIVER = "127.0.0.14";
 const OMAN_PRIDE = 9153525;
 const YURY_TOPCHEV = 9338230;
 const MARLIN = 9396854;

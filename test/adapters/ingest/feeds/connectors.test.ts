@@ -67,8 +67,9 @@ for (const engine of ENGINES) describe(`public feeds through local replays (${en
       assert.deepEqual(page.body.sources.slice(page.body.sources.indexOf(`station:${feed.stationId}`), page.body.sources.indexOf(`station:${feed.stationId}`) + 2), [`station:${feed.stationId}`, "kystverket-open"]);
       assert.ok(page.body.license.some((l: string) => l.includes("NLOD")), JSON.stringify(page.body.license));
       assert.ok(page.body.attribution.some((a: string) => a.includes("Norwegian Coastal Administration")));
-      // One connection, as Kystverket serves one per address.
-      assert.equal(server.connections, 1);
+      // One connection at a time, as Kystverket serves one per address (the replay then falls
+      // silent, so a slow run may see the silent connection recycled: a second, not a parallel one).
+      assert.equal(server.mostAtOnce, 1);
       await t.service.feeds.writeStatuses();
       const source = await sourceRow(t, "kystverket-open");
       const state = source.feeds.find((f) => f.name === "norway")!;

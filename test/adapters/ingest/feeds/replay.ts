@@ -25,12 +25,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** A Kystverket-like TCP server: writes `lines` (CR LF) to each client, then keeps the socket open (or stays silent). */
-export async function tcpReplay(lines: () => string[]): Promise<{ port: number; connections: number; close(): Promise<void> }> {
+export async function tcpReplay(lines: () => string[]): Promise<{ port: number; connections: number; mostAtOnce: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const state = { port: 0, connections: 0, close: async () => {} };
+  const state = { port: 0, connections: 0, mostAtOnce: 0, close: async () => {} };
   const server: Server = createServer((socket) => {
     state.connections++;
     sockets.add(socket);
+    state.mostAtOnce = Math.max(state.mostAtOnce, sockets.size);
     socket.on("error", () => {});
     socket.on("close", () => sockets.delete(socket));
     const out = lines();
