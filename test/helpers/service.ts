@@ -238,6 +238,17 @@ export async function get(t: TestService, url: string, key?: string) {
   return { status: res.statusCode, headers: res.headers, body: res.json() as Record<string, any> };
 }
 
+/** Any call to the service in-process: the key (or none), the method, a JSON body and extra headers. */
+export async function call(t: TestService, key: string | null, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+  const res = await t.service.app.inject({
+    method: method as "GET",
+    url,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    ...(payload !== undefined ? { payload: payload as string } : {}),
+  });
+  return { status: res.statusCode, body: res.json() as Record<string, any>, headers: res.headers };
+}
+
 /**
  * Two API processes of one deployment: one Redis and one REDIS_PREFIX of their own, each its
  * own store (what they share is what goes through Redis). `close` stops both and drops the prefix.

@@ -14,7 +14,7 @@ import { ALERT_LIMITS } from "../../src/domain/alerts/limits.ts";
 import { ERROR_CODES } from "../../src/domain/errors.ts";
 import { PROJECT_ROOT } from "../../src/main.ts";
 import { OPERATIONS } from "../../src/operations/registry.ts";
-import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
+import { call, ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 
 const run = promisify(execFile);
 const HARBOUR = { type: "Polygon", coordinates: [[[24.9, 60.1], [25.0, 60.1], [25.0, 60.2], [24.9, 60.2], [24.9, 60.1]]] };
@@ -32,15 +32,7 @@ for (const engine of ENGINES) {
       ({ key: other } = await t.key("scale"));
     });
     after(() => t.close());
-    const api = async (k: string | null, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
-      const res = await t.service.app.inject({
-        method: method as "GET",
-        url,
-        headers: { ...(k ? { authorization: `Bearer ${k}` } : {}), ...headers },
-        ...(payload !== undefined ? { payload: payload as string } : {}),
-      });
-      return { status: res.statusCode, body: res.json() as Record<string, any>, headers: res.headers };
-    };
+    const api = (k: string | null, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => call(t, k, method, url, payload, headers);
 
     it("webhook endpoints: create (secret once), list, get, update, delete; free of credits", async () => {
       const c = await api(key, "POST", "/api/v1/account/webhooks", { url: "https://hooks.example.com/in#x", description: "ops", events: ["alert.sanctions"] });

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { WATCHLIST_LIMITS } from "../../src/domain/watchlists/limits.ts";
-import { ENGINES, startTestService, type TestService } from "../helpers/service.ts";
+import { call, ENGINES, startTestService, type TestService } from "../helpers/service.ts";
 import { importFile, importUkCsv, OFAC_2024_05_03 } from "../helpers/sanctions.ts";
 
 /** The n-th checksum-valid IMO number from 1000000 up (the check digit is computed, so most are on no list). */
@@ -45,13 +45,7 @@ for (const engine of ENGINES) {
     /** One call, a second later on the service's clock: these tests are about watchlists, not rate limits. */
     const api = async (k: string | null, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
       t.clock.t += 1_000;
-      const res = await t.service.app.inject({
-        method: method as "GET",
-        url,
-        headers: { ...(k ? { authorization: `Bearer ${k}` } : {}), ...headers },
-        ...(payload !== undefined ? { payload: payload as string } : {}),
-      });
-      return { status: res.statusCode, body: res.json() as Record<string, any>, headers: res.headers };
+      return call(t, k, method, url, payload, headers);
     };
     const creditsUsed = async (k: string) => (await api(k, "GET", "/api/v1/usage")).body.data.credits.used as number;
     const listCount = async (k: string) => (await api(k, "GET", "/api/v1/account/watchlists")).body.data.length as number;
