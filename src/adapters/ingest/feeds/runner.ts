@@ -48,6 +48,8 @@ export class FeedRunner {
   readonly #running = new Map<string, { feed: Feed; connector: FeedConnector }>();
   #timers: NodeJS.Timeout[] = [];
   #reconciling: Promise<void> | null = null;
+  /** The run queued behind the one in flight, shared by every call made meanwhile. */
+  #queued: Promise<void> | null = null;
   #stopped = true;
 
   constructor(deps: FeedRunnerDeps, metrics: FeedMetrics, options: FeedRunnerOptions = {}) {
@@ -79,9 +81,22 @@ export class FeedRunner {
     return this.#running.get(name)?.connector;
   }
 
-  /** Starts added feeds, stops removed ones (and ones whose address or kind changed). */
+  /**
+   * Starts added feeds, stops removed ones (and ones whose address or kind changed). A run in
+   * flight may have read the feeds before the caller's change, so a call made meanwhile waits
+   * for one more run after it (shared by all such calls), never for the stale one alone.
+   */
   reconcile(): Promise<void> {
-    this.#reconciling ??= this.#reconcile().finally(() => {
+    if (this.#reconciling) {
+      this.#queued ??= this.#reconciling
+        .catch(() => undefined)
+        .then(() => {
+          this.#queued = null;
+          return this.reconcile();
+        });
+      return this.#queued;
+    }
+    this.#reconciling = this.#reconcile().finally(() => {
       this.#reconciling = null;
     });
     return this.#reconciling;
@@ -120,6 +135,7 @@ export class FeedRunner {
     this.#stopped = true;
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
+    await this.#queued?.catch(() => undefined);
     await this.#reconciling?.catch(() => undefined);
     for (const [name, r] of this.#running) {
       await r.connector.stop();

@@ -256,6 +256,36 @@ for (const engine of ENGINES) describe(`public feeds through local replays (${en
     }
   });
 
+  it("a feed removed while a reconcile that read the list before the removal is running stops at the next reconcile the caller awaits", async () => {
+    const port = await tcpReplay(() => []);
+    await port.close();
+    await addFeed(t, "race", "kystverket", `tcp://127.0.0.1:${port.port}`);
+    assert.ok(t.service.feeds.names().includes("race"));
+    const store = t.service.services.feeds;
+    const list = store.list.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The next read of the list is taken now (with the feed) and handed back only once released: a reconcile in flight.
+    store.list = async () => {
+      const feeds = await list();
+      store.list = list;
+      await gate;
+      return feeds;
+    };
+    try {
+      const stale = t.service.feeds.reconcile();
+      await store.remove("race");
+      const mine = t.service.feeds.reconcile();
+      release();
+      await stale;
+      await mine;
+      assert.ok(!t.service.feeds.names().includes("race"), "the reconcile the remover awaited read the list after the removal");
+    } finally {
+      store.list = list;
+      release();
+    }
+  });
+
   it("a removed feed stops; `GET /api/v1/sources` lists every source with licence and permissions, free and without a key", async () => {
     assert.deepEqual(t.service.feeds.names(), []);
     const r = await anon(t, "/api/v1/sources");
