@@ -293,7 +293,8 @@ async function flagMismatch(
   for (const i of input.identities) hear(i.mmsi, i.stationId, i.updatedAt);
   const listed = input.listedFacts.filter((f) => f.active && seen.has(f.list) && f.record.flagIso2 !== null);
   const mismatches: NonNullable<Indicator["mismatches"]> = [];
-  const sources = new Set<string>();
+  const stations = new Set<number>();
+  const lists = new Set<SanctionsListKey>();
   let latest: number | null = null;
   for (const h of heard.values()) {
     const countries = await ctx.services.flags.countriesOfMid(midOf(h.mmsi));
@@ -302,12 +303,11 @@ async function flagMismatch(
       const flag = f.record.flagIso2!.toUpperCase();
       if (countries.includes(flag)) continue;
       mismatches.push({ mmsi: h.mmsi, midCountries: countries, list: designationList(f).list, listedFlag: flag, heard: iso(h.time), source: station(h.stationId) });
-      sources.add(station(h.stationId)).add(f.list);
+      stations.add(h.stationId);
+      lists.add(f.list);
       latest = latest === null ? h.time : Math.max(latest, h.time);
     }
   }
-  if (mismatches.length > 0) sources.add("itu_mid");
-  const stations = [...sources].filter((s) => s.startsWith("station:")).sort();
-  const lists = familyOrder([...sources].filter((s): s is SanctionsListKey => (SANCTIONS_LISTS as readonly string[]).includes(s)));
-  return indicator("flag_mismatch", mismatches.length, latest === null ? null : iso(latest), [...stations, ...lists, ...(mismatches.length > 0 ? ["itu_mid"] : [])], gap, { mismatches });
+  const sources = [...[...stations].sort((a, b) => a - b).map(station), ...familyOrder(lists), ...(mismatches.length > 0 ? ["itu_mid"] : [])];
+  return indicator("flag_mismatch", mismatches.length, latest === null ? null : iso(latest), sources, gap, { mismatches });
 }
