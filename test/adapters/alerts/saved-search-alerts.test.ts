@@ -25,8 +25,8 @@ describe("alert.saved_search end to end", () => {
   let receiver: Receiver;
   let t: TestService;
   before(async () => {
-    receiver = await startReceiver("127.0.0.12");
-    t = await startTestService({ withData: false, webhooks: { transport: transportFor("127.0.0.12") } });
+    receiver = await startReceiver("127.0.0.32");
+    t = await startTestService({ withData: false, webhooks: { transport: transportFor("127.0.0.32") } });
   });
   after(async () => {
     await t.close();
