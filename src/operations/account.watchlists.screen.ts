@@ -11,6 +11,7 @@ export const watchlistsScreen = defineOperation({
   id: "account.watchlists.screen",
   method: "GET",
   path: "/api/v1/account/watchlists/{id}/screen",
+  tool: "screen_watchlist",
   summary: "Screen a watchlist against sanctions lists",
   description:
     "Screens the list's members in the order given, a page at a time (`limit` 1 to 100, default 50; `next` continues): each row exactly as `/api/v1/screen` answers it, " +
