@@ -58,13 +58,22 @@ export function asksForTask(params: Record<string, unknown>): boolean {
 }
 
 const TASK_ID_PATTERN = /^task_[A-Za-z0-9_-]{16,64}$/;
-const TASK_PARAM_KEYS = new Set(["taskId", "_meta"]);
+/** The parameters each method takes; `tasks/update` also carries the input it answers with. */
+const TASK_PARAM_KEYS: Record<string, ReadonlySet<string>> = {
+  "tasks/get": new Set(["taskId", "_meta"]),
+  "tasks/cancel": new Set(["taskId", "_meta"]),
+  "tasks/update": new Set(["taskId", "inputResponses", "_meta"]),
+};
 
 /** The `taskId` of a `tasks/get` or `tasks/cancel`, with an error naming the parameter and the rule otherwise. */
 export function taskIdParam(method: string, params: unknown): string {
   if (!isPlainObject(params)) throw new TaskRequestError(`Invalid params: ${method} takes an object \`params\` with \`taskId\`, the id a task-augmented tools/call returned.`);
-  const extra = Object.keys(params).filter((k) => !TASK_PARAM_KEYS.has(k));
-  if (extra.length > 0) throw new TaskRequestError(`Invalid params: ${method} takes only \`taskId\` (and \`_meta\`); unknown: ${extra.slice(0, 5).map((k) => `\`${k.slice(0, 40)}\``).join(", ")}.`);
+  const allowed = TASK_PARAM_KEYS[method] ?? new Set(["taskId", "_meta"]);
+  const extra = Object.keys(params).filter((k) => !allowed.has(k));
+  if (extra.length > 0) {
+    const takes = [...allowed].map((k) => `\`${k}\``).join(", ");
+    throw new TaskRequestError(`Invalid params: ${method} takes only ${takes}; unknown: ${extra.slice(0, 5).map((k) => `\`${k.slice(0, 40)}\``).join(", ")}.`);
+  }
   const id = params.taskId;
   if (typeof id !== "string") throw new TaskRequestError(`Invalid params: \`taskId\` must be a string, the id a task-augmented tools/call returned; got ${id === undefined ? "none" : typeof id}.`);
   if (!TASK_ID_PATTERN.test(id)) throw new TaskRequestError(`Invalid params: \`taskId\` \`${id.slice(0, 80)}\` is not a task id of this server (task_ followed by 16 to 64 letters, digits, _ or -).`);
