@@ -21,7 +21,7 @@ export interface McpServerDeps {
 }
 
 const INSTRUCTIONS =
-  "Maritime data: vessels, ports, sanctions screening and the caller's own AIS feed. Every tool is read-only and is one API request, " +
+  "Maritime data: vessels, ports, sanctions screening and the caller's own AIS feed. Every tool is read-only and is one API request (a long screening run as a task is one per page), " +
   "with the same credits, rate limit and data rights as the REST API (each description gives the cost; listing tools, reading resources and prompts are free). " +
   `Answers leave out what their sources may not serve and list it under \`withheld\`; show the \`attribution\` texts with any data you use, and see ${RIGHTS_URI}. ` +
   "Errors come back as tool results saying what to change.";
