@@ -13,6 +13,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, resultFromTaskOutcome, type TaskView } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
+import { createService } from "../../../src/main.ts";
 import { billingPeriod } from "../../../src/operations/billing-period.ts";
 import { callTool, connect, type McpTestService, startMcpService } from "../../helpers/mcp.ts";
 import { ENGINES } from "../../helpers/service.ts";
@@ -115,8 +116,8 @@ for (const engine of ENGINES) {
     }
 
     /** One JSON-RPC request over HTTP as a 2026-07-28 client sends it: the body exactly as given, the standard headers. */
-    async function post(key: string, body: unknown, headers: Record<string, string> = {}): Promise<RpcAnswer> {
-      const res = await fetch(`${t.address}/mcp`, {
+    async function post(key: string, body: unknown, headers: Record<string, string> = {}, address = t.address): Promise<RpcAnswer> {
+      const res = await fetch(`${address}/mcp`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, ...headers },
         body: JSON.stringify(body),
@@ -124,8 +125,8 @@ for (const engine of ENGINES) {
       assert.match(res.headers.get("content-type") ?? "", /application\/json/);
       return (await res.json()) as RpcAnswer;
     }
-    const rpc = (key: string, method: string, params: Record<string, unknown>, name?: string) =>
-      post(key, { jsonrpc: "2.0", id: ++rpcId, method, params: { ...params, _meta: envelope() } }, { "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+    const rpc = (key: string, method: string, params: Record<string, unknown>, name?: string, address = t.address) =>
+      post(key, { jsonrpc: "2.0", id: ++rpcId, method, params: { ...params, _meta: envelope() } }, { "mcp-method": method, ...(name ? { "mcp-name": name } : {}) }, address);
     const taskGet = (key: string, taskId: string) => rpc(key, "tasks/get", { taskId }, taskId);
 
     /** The official client with the tasks package over it; the package sends tools/call and tasks/* itself, through this raw path. */
@@ -267,6 +268,31 @@ for (const engine of ENGINES) {
         held.release();
       }
       assert.equal((await untilStopped(a.key, taskId)).result?.status, "completed");
+    });
+
+    it("a poll and a cancel that reach another process of the deployment see the task and stop its work", async () => {
+      // A second API process on the same store, as the scaled deployment runs them.
+      const two = await createService(t.service.config, { clock: t.clock, rateLimitPrefix: `mds:test:tasks-two-${engine}` });
+      const second = await two.app.listen({ port: 0, host: "127.0.0.1" });
+      try {
+        const held = gate.holdAt(2);
+        const before = await creditsUsed(a);
+        const created = await rpc(a.key, "tools/call", { name: "screen_watchlist", arguments: { id: watchlistId } }, "screen_watchlist");
+        const taskId = created.result?.taskId as string;
+        assert.equal(await held.reached, taskId);
+        const seen = await rpc(a.key, "tasks/get", { taskId }, taskId, second);
+        assert.equal(seen.result?.status, "working");
+        assert.equal(seen.result?._meta?.["mds/task"]?.done, 200);
+        assert.equal((await rpc(b.key, "tasks/get", { taskId }, taskId, second)).error?.code, -32602, "not another account's there either");
+        assert.equal((await rpc(a.key, "tasks/cancel", { taskId }, taskId, second)).result?.resultType, "complete");
+        held.release();
+        const stopped = await untilStopped(a.key, taskId);
+        assert.equal(stopped.result?.status, "cancelled");
+        assert.equal(stopped.result?._meta?.["mds/task"]?.done, 200, "the process doing the work stopped at its next page");
+        assert.equal((await creditsUsed(a)) - before, 200);
+      } finally {
+        await two.close();
+      }
     });
 
     it("earlier revisions, and 2026 clients that do not declare tasks, get the synchronous page", async () => {
