@@ -304,6 +304,14 @@ for (const engine of ENGINES) {
         assert.equal(typeof r.structuredContent?.nextCursor, "string");
         await client.close();
       }
+      // A 2025-11-25 request with that revision's task augmentation (`params.task`, not offered: no `capabilities.tasks`) is answered synchronously.
+      const legacy = await post(
+        a.key,
+        { jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: "screen_watchlist", arguments: { id: watchlistId }, task: { ttl: 60_000 } } },
+        { "mcp-protocol-version": "2025-11-25" },
+      );
+      assert.equal(legacy.result?.structuredContent?.data.length, 10, JSON.stringify(legacy).slice(0, 300));
+      assert.equal(legacy.result?.taskId, undefined);
       // The envelope without the extension: a plain call, a plain answer.
       const plain = await post(
         a.key,
