@@ -354,7 +354,8 @@ for (const engine of ENGINES) {
       const many = Array.from({ length: 1_001 }, (_, n) => String(imoNumber(n + 20_000))).join(",");
       const tooMany = await rpc(a.key, "tools/call", { name: "screen_vessels", arguments: { ids: many } }, "screen_vessels");
       assert.equal(tooMany.result?.isError, true);
-      assert.match(tooMany.result?.content[0].text, /`ids` names 1001 vessels; at most 1000 per call as a task/);
+      assert.match(tooMany.result?.content[0].text, /^Error invalid_parameter \(HTTP 400\): Parameter `ids` names 1001 vessels; at most 1000 per call as a task \(50 without\)\./);
+      assert.equal(tooMany.result?._meta?.["mds/error"]?.param, "ids");
     });
 
     it("bad task requests get a JSON-RPC error naming the parameter and the rule", async () => {

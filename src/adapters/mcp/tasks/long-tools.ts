@@ -22,8 +22,16 @@ export interface PagedWork {
   total(structured: Record<string, unknown>): number | null;
 }
 
-/** Why a call cannot run as a task; answered as a tool error with this text. */
-export class TaskArgumentError extends Error {}
+/** Why a call cannot run as a task: the parameter and the rule it breaks, answered as the operation's own errors are. */
+export class TaskArgumentError extends Error {
+  readonly param: string;
+  readonly rule: string;
+  constructor(param: string, rule: string) {
+    super(`Parameter \`${param}\` ${rule}.`);
+    this.param = param;
+    this.rule = rule;
+  }
+}
 
 /** What each task-capable tool's description says about running as a task. */
 export const TASK_NOTES: ReadonlyMap<string, string> = new Map([
@@ -92,7 +100,7 @@ function screenWork(args: Record<string, unknown>): PagedWork | null {
   }
   if (unique.size <= SCREEN_PAGE) return null;
   if (unique.size > MAX_SCREEN_TASK_IDS) {
-    throw new TaskArgumentError(`Error invalid_parameter: \`ids\` names ${unique.size} vessels; at most ${MAX_SCREEN_TASK_IDS} per call as a task (${SCREEN_PAGE} without). Split the list.`);
+    throw new TaskArgumentError("ids", `names ${unique.size} vessels; at most ${MAX_SCREEN_TASK_IDS} per call as a task (${SCREEN_PAGE} without)`);
   }
   const ids = [...unique.values()];
   const page = (i: number) => ({ ...args, ids: ids.slice(i * SCREEN_PAGE, (i + 1) * SCREEN_PAGE).join(",") });

@@ -1,7 +1,8 @@
 import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
 import type { Clock } from "../../../interfaces/clock.ts";
 import type { McpTaskStore } from "../../../interfaces/mcp-tasks.ts";
-import type { ToolResult } from "../tool-result.ts";
+import { AppError } from "../../../domain/errors.ts";
+import { toCall, toolResult } from "../tool-result.ts";
 import type { ToolSpec } from "../tools.ts";
 import { LONG_TOOLS, TaskArgumentError } from "./long-tools.ts";
 import type { McpTaskRunner, TaskCaller } from "./task-runner.ts";
@@ -86,7 +87,10 @@ async function toolCall(deps: TaskRequestDeps, id: JsonRpcId, params: unknown, v
     work = plan(args);
   } catch (e) {
     if (!(e instanceof TaskArgumentError)) throw e;
-    const refused: ToolResult = { content: [{ type: "text", text: e.message }], isError: true };
+    // The operation's own error form: code, rule, what to do; nothing was run or charged.
+    const error = new AppError("invalid_parameter", e.message, { param: e.param, rule: e.rule });
+    const metering = { requestId: caller.ctx.requestId, rateLimit: null, credits: { cost: 0, remaining: null }, retryAfter: null, denials: [] };
+    const refused = toolResult(spec, toCall(spec, args, caller.ctx), { ok: false, error, metering }, caller.ctx);
     return respond(id, { ...refused, resultType: "complete" }, deps.serverInfo);
   }
   if (work === null) return null;
