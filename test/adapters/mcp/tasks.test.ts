@@ -295,6 +295,25 @@ for (const engine of ENGINES) {
       }
     });
 
+    it("a task whose process stopped working on it is reported failed, with what it screened and charged, and not resumed", async () => {
+      const held = gate.holdAt(1);
+      const before = await creditsUsed(a);
+      const created = await rpc(a.key, "tools/call", { name: "screen_watchlist", arguments: { id: watchlistId } }, "screen_watchlist");
+      const taskId = created.result?.taskId as string;
+      assert.equal(await held.reached, taskId);
+      // No page for more than five minutes: as if the process had died.
+      t.clock.t += 6 * 60_000;
+      const failed = await taskGet(a.key, taskId);
+      held.release();
+      assert.equal(failed.result?.status, "failed");
+      assert.equal(failed.result?.error?.code, -32603);
+      assert.match(failed.result?.error?.message, /no page finished in 5 minutes\. 100 screened and 100 credits charged before it/);
+      const stopped = await untilStopped(a.key, taskId);
+      assert.equal(stopped.result?.status, "failed", "failed stays failed");
+      assert.equal(stopped.result?._meta?.["mds/task"]?.done, 100);
+      assert.equal((await creditsUsed(a)) - before, 100, "nothing charged after the failure");
+    });
+
     it("earlier revisions, and 2026 clients that do not declare tasks, get the synchronous page", async () => {
       for (const revision of ["2025-06-18", "2025-11-25", MODERN] as const) {
         const client = await connect(t, a.key, revision);

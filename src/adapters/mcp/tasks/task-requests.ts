@@ -55,6 +55,8 @@ export async function answerTaskRequest(deps: TaskRequestDeps, httpMethod: strin
       const task = await deps.store.get(accountId, taskId, now);
       if (!task) throw taskNotFound(taskId);
       const { status, error } = effectiveStatus(task, now);
+      // A stalled task's failure is recorded, so that it stays failed: were its process only slow, it stops at its next page.
+      if (status === "failed" && task.status === "working") await deps.store.finish(task.id, { status: "failed", error }, now);
       const outcome = status === "completed" ? { result: { ...(await deps.runner.result(task)), resultType: "complete" } } : status === "failed" ? { error } : {};
       return respond(id, { ...taskFields(task, now), ...outcome, resultType: "complete", _meta: progressMeta(task) }, deps.serverInfo);
     }

@@ -85,18 +85,18 @@ export function taskNotFound(id: string): TaskRequestError {
   return new TaskRequestError(`Invalid params: no task \`${id}\` for this account (tasks are kept ${TASK_TTL_MS / 3_600_000} hours from their creation, and only their creator's account sees them).`);
 }
 
-/** How a task stands, as the wire says it: a working task whose process stopped is failed. */
+/**
+ * How a task stands, as the wire says it: a working task whose process stopped (no page for
+ * TASK_STALLED_AFTER_MS, or its work ended on an error before it could record an outcome) is failed.
+ */
 export function effectiveStatus(task: McpTask, now: number): { status: McpTask["status"]; error: McpTask["error"] } {
-  if (task.status === "working" && task.running && now - task.updatedAt > TASK_STALLED_AFTER_MS) {
-    return {
-      status: "failed",
-      error: {
-        code: -32603,
-        message: `The process running this task stopped: no page finished in ${TASK_STALLED_AFTER_MS / 60_000} minutes. ${task.done} screened and ${task.credits} credits charged before it; call the tool again to start over.`,
-      },
-    };
+  if (task.status !== "working") return { status: task.status, error: task.error };
+  const before = `${task.done} screened and ${task.credits} credits charged before it; call the tool again to start over.`;
+  if (!task.running) return { status: "failed", error: { code: -32603, message: `The work stopped on an internal error. ${before}` } };
+  if (now - task.updatedAt > TASK_STALLED_AFTER_MS) {
+    return { status: "failed", error: { code: -32603, message: `The process running this task stopped: no page finished in ${TASK_STALLED_AFTER_MS / 60_000} minutes. ${before}` } };
   }
-  return { status: task.status, error: task.error };
+  return { status: "working", error: null };
 }
 
 function progressText(task: McpTask): string {
