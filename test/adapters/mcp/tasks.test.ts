@@ -6,6 +6,8 @@
  * charging; another account cannot read or cancel it; earlier revisions, and clients that do
  * not declare the extension, get the synchronous answer; bad task requests get a JSON-RPC
  * error naming the parameter and the rule; `screen_vessels` above 50 vessels runs as a task too.
+ * Also: a second API process on the same store answers and cancels a task the first one runs;
+ * a task whose process stopped is failed for good; tasks expire 24 hours after creation.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -413,6 +415,28 @@ for (const engine of ENGINES) {
       await untilStopped(a.key, taskId);
       assert.match((await rpc(a.key, "tasks/cancel", { taskId }, taskId)).error!.message, /is already completed; only a working task can be cancelled/);
       assert.match((await rpc(a.key, "tasks/update", { taskId, inputResponses: {} }, taskId)).error!.message, /does not await input/);
+    });
+
+    // Last: it moves the service's clock a day on.
+    it("a task and its result are kept 24 hours from creation, then answer as unknown and are deleted", async () => {
+      const created = await rpc(a.key, "tools/call", { name: "screen_vessels", arguments: { ids: ids.slice(0, 60).join(",") } }, "screen_vessels");
+      const taskId = created.result?.taskId as string;
+      assert.equal(created.result?.ttlMs, 24 * 3_600_000);
+      await untilStopped(a.key, taskId);
+      t.clock.t = Date.parse(created.result?.createdAt) + 24 * 3_600_000 - 1_000;
+      assert.equal((await taskGet(a.key, taskId)).result?.status, "completed", "still there a second before");
+      t.clock.t += 1_000;
+      const gone = await taskGet(a.key, taskId);
+      assert.equal(gone.error?.code, -32602);
+      assert.match(gone.error!.message, /no task `task_[\w-]+` for this account \(tasks are kept 24 hours/);
+      // The next task's creation deletes the expired ones, result pages included.
+      const db = t.service.store.db;
+      assert.ok((await db.selectFrom("mcp_task_pages").select("page").where("task_id", "=", taskId).execute()).length > 0);
+      const next = await rpc(a.key, "tools/call", { name: "screen_vessels", arguments: { ids: ids.slice(100, 160).join(",") } }, "screen_vessels");
+      assert.equal(next.result?.resultType, "task");
+      assert.equal((await db.selectFrom("mcp_tasks").select("id").where("id", "=", taskId).execute()).length, 0);
+      assert.equal((await db.selectFrom("mcp_task_pages").select("page").where("task_id", "=", taskId).execute()).length, 0);
+      await untilStopped(a.key, next.result?.taskId);
     });
   });
 }
