@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/client";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { createTaskSessionFromClient, resultFromTaskOutcome, type TaskView } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import { createService } from "../../../src/main.ts";
@@ -204,6 +205,10 @@ for (const engine of ENGINES) {
 
       const structured = result.structuredContent;
       assert.equal(structured.data.length, 5_000);
+      // The whole list's result is still what the tool's output schema describes.
+      const { tools } = await client.listTools();
+      const validate = new Ajv2020({ strict: false }).compile(tools.find((tool) => tool.name === "screen_watchlist")!.outputSchema!);
+      assert.ok(validate(structured), JSON.stringify(validate.errors?.slice(0, 3)));
       assert.deepEqual(structured.data, rows, "row for row the REST pages");
       assert.equal(structured.count, 5_000);
       assert.equal(structured.sanctionedCount, rows.filter((r: any) => r.sanctioned).length);

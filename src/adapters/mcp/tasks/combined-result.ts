@@ -24,7 +24,12 @@ const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** Values in first-seen order, each once (by their JSON). */
 function union(lists: unknown[][]): unknown[] {
   const seen = new Map<string, unknown>();
-  for (const list of lists) for (const v of list) seen.set(JSON.stringify(v), seen.get(JSON.stringify(v)) ?? v);
+  for (const list of lists) {
+    for (const v of list) {
+      const key = JSON.stringify(v);
+      if (!seen.has(key)) seen.set(key, v);
+    }
+  }
   return [...seen.values()];
 }
 
