@@ -67,7 +67,10 @@ export class McpTaskRunner {
     if (accountId === null) throw new AppError("missing_api_key");
     await store.create({ id, accountId, tool: spec.name, total: work.total(page0.structured), createdAt: now, expiresAt: now + TASK_TTL_MS });
     await store.addPage(id, { body: page0, done: rowsOf(page0), credits: page0.creditsCharged }, now);
-    const run = this.#pages(id, spec, work, nextArgs, caller)
+    // Started on the next turn of the event loop, so the answer with the task is written first
+    // (SQLite's statements are synchronous: started at once, the pages would hold the answer back).
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#pages(id, spec, work, nextArgs, caller))
       .catch((err: unknown) => this.#deps.onError(err, id))
       .finally(() => this.#running.delete(id));
     this.#running.set(id, run);
