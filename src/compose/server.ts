@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../adapters/http/app.ts";
 import { registerIngestRoute } from "../adapters/ingest/http-route.ts";
 import { registerMcp } from "../adapters/mcp/http.ts";
+import type { McpTaskSeams } from "../adapters/mcp/tasks/task-runner.ts";
 import { cimdFetcher } from "../adapters/oauth/cimd-fetcher.ts";
 import { DeliveryTransport } from "../adapters/webhooks/http-client.ts";
 import { CIMD_TIMEOUT_MS } from "../domain/oauth/lifetimes.ts";
@@ -25,7 +26,7 @@ export interface Server {
  * The HTTP face over opened services: REST, MCP, station ingest over HTTP and the docs
  * pages, on one Fastify app that is built but not listening.
  */
-export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean; oauth?: OAuthSeams }): Server {
+export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean; oauth?: OAuthSeams; mcpTasks?: McpTaskSeams }): Server {
   const { config, pipeline, ingest } = core;
   // One list of allowed hosts for /mcp (DNS rebinding) and for links built from the Host header.
   const hosts = hostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
@@ -42,7 +43,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
   const gate = new ReadinessGate(options.ready ?? true);
   gate.register(app, config.baseUrl);
   registerIngestRoute(app, { pipeline: ingest.pipeline, directory: ingest.directory, baseUrl: config.baseUrl });
-  registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: hosts.hosts, allowedOrigins: hosts.origins, authorizationServer: true });
+  registerMcp(app, { pipeline, operations: OPERATIONS, sources: core.services.sources, baseUrl: config.baseUrl, allowedHosts: hosts.hosts, allowedOrigins: hosts.origins, authorizationServer: true, tasks: core.mcpTasks, taskSeams: options.mcpTasks });
   const { connectedApps } = core.oauth;
   registerWeb(app, {
     pipeline,

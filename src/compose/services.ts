@@ -32,6 +32,9 @@ import { SqlFlagFleetReader } from "../adapters/storage/reference/flag-fleet-sto
 import { SqlInspectionStore } from "../adapters/storage/reference/inspection-store.ts";
 import { SqlSanctionsStore } from "../adapters/storage/sanctions/sanctions-store.ts";
 import { SqlScreeningReceiptStore } from "../adapters/storage/screenings/receipt-store.ts";
+import { SqlMcpTaskStore } from "../adapters/storage/mcp-tasks/mcp-task-store.ts";
+import type { McpTaskStore } from "../interfaces/mcp-tasks.ts";
+import type { McpTaskSeams } from "../adapters/mcp/tasks/task-runner.ts";
 import { SqlReceiptSigner } from "../adapters/storage/screenings/receipt-signer.ts";
 import { SqlStationStore } from "../adapters/storage/stations/station-store.ts";
 import { OwnStations } from "../adapters/storage/stations/own-stations.ts";
@@ -103,6 +106,8 @@ export interface ServiceCore {
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
   log: Logger;
+  /** MCP tasks (long tool calls run in the background), in the main store so every process sees them. */
+  mcpTasks: McpTaskStore;
   close(): Promise<void>;
 }
 
@@ -115,6 +120,8 @@ export interface OpenOptions {
   oauth?: OAuthSeams;
   /** Tests shorten the feeds' silence threshold, backoff and poll interval. */
   feeds?: FeedRunnerOptions;
+  /** Tests hold MCP tasks between their pages (adapters/mcp/tasks/task-runner.ts). */
+  mcpTasks?: McpTaskSeams;
 }
 
 /** The sign-in seams of the OAuth server (the web face supplies them) and its metadata fetcher. */
@@ -285,6 +292,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     config,
     people: { users: new SqlUserStore(store.db, clock), sessions: new SqlSessionStore(store.db) },
     oauth,
+    mcpTasks: new SqlMcpTaskStore(store.db),
     store,
     services,
     pipeline,

@@ -11,13 +11,14 @@ export const watchlistsScreen = defineOperation({
   id: "account.watchlists.screen",
   method: "GET",
   path: "/api/v1/account/watchlists/{id}/screen",
+  tool: "screen_watchlist",
   summary: "Screen a watchlist against sanctions lists",
   description:
     "Screens the list's members in the order given, a page at a time (`limit` 1 to 100, default 50; `next` continues): each row exactly as `/api/v1/screen` answers it, " +
     "`query` being the member's id. `sanctionedCount` counts this page's sanctioned members. 1 credit per vessel screened: a page reserves `limit` credits and gives back " +
     "what it did not screen (the last page of a list is shorter), so with fewer credits left than `limit`, ask for a smaller `limit`.",
   auth: "key",
-  input: z.strictObject({ id: idParam("wl"), lists: listsParam, ...memberPageParams(100, 50) }),
+  input: z.strictObject({ id: idParam("wl").describe("The watchlist, `wl_` and its number, as creating or listing watchlists answers it."), lists: listsParam, ...memberPageParams(100, 50) }),
   output: { top: { watchlist: WatchlistSchema, ...SCREEN_TOP }, data: z.array(ScreenResultSchema) },
   responseType: "screen",
   apiVersion: "1",

@@ -4,7 +4,7 @@ import { watchlistLimits } from "../domain/watchlists/limits.ts";
 import type { WatchlistWrite } from "../interfaces/watchlists.ts";
 import { limitReached, nameField, notFound } from "./account.common.ts";
 import type { OperationContext } from "./operation.ts";
-import { cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
+import { CURSOR_DESCRIPTION, cursorParam, decodeCursor, encodeCursor, intParam } from "./params.ts";
 
 /** What the watchlist operations share: the body fields, the member pages' cursor and the refusals of a write. */
 
@@ -33,7 +33,7 @@ export const watchlistIdsField = z
 
 /** Pages of members: `limit` and the cursor after the last member of the previous page. */
 export function memberPageParams(max: number, fallback: number) {
-  return { limit: intParam(1, max, fallback), cursor: cursorParam.optional() };
+  return { limit: intParam(1, max, fallback).describe("Members per page."), cursor: cursorParam.optional().describe(CURSOR_DESCRIPTION) };
 }
 
 /** The position a member page starts after: 0 for the first page. */

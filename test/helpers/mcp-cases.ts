@@ -134,6 +134,22 @@ const screenedByAnother = async (t: TestService) => {
   await screenedBy(t, await t.key("growth", "another screener"));
 };
 
+/** The id of the last watchlist `withWatchlist` made; the screen_watchlist cases ask for it. */
+let lastWatchlist = "";
+
+/** The account makes a watchlist of a listed ship and two others, through REST with a key of its own (making one is free). */
+const withWatchlist = async (t: TestService, a: Account) => {
+  const k = await t.service.services.accounts.createKey(a.accountId);
+  const r = await t.service.app.inject({
+    method: "POST",
+    url: "/api/v1/account/watchlists",
+    headers: { authorization: `Bearer ${k.key}`, "content-type": "application/json" },
+    payload: JSON.stringify({ name: "Charters", ids: ["9187629", "9074729", "mmsi-244123456"] }),
+  });
+  if (r.statusCode !== 200) throw new Error(`watchlist creation answered ${r.statusCode}: ${r.body}`);
+  lastWatchlist = (r.json() as { data: { id: string } }).data.id;
+};
+
 /** Links the imported sanctions lists into the vessel registry (what `serve` does every minute). */
 const linkRegistry = async (t: TestService) => {
   await t.service.services.vessels.refresh(t.clock.now());
@@ -180,6 +196,12 @@ export const CASES: Case[] = [
   { tool: "screen_vessels", name: "a bad IMO check digit", plan: "growth", args: () => ({ ids: "9074728" }), expect: "invalid_parameter" },
   { tool: "screen_vessels", name: "51 vessels", plan: "growth", args: (fx) => ({ ids: fx.ofacImos.slice(0, 51).join(",") }), expect: "invalid_parameter" },
   { tool: "screen_vessels", name: "more vessels than credits left", plan: "sandbox", args: (fx) => ({ ids: fx.ofacImos.slice(0, 3).join(",") }), expect: "credits_exhausted", prepare: (t, a) => exhaust(t, a, 2) },
+
+  { tool: "screen_watchlist", name: "the account's own watchlist", plan: "pro", args: () => ({ id: lastWatchlist }), expect: "ok", prepare: withWatchlist },
+  { tool: "screen_watchlist", name: "one member a page", plan: "developer", args: () => ({ id: lastWatchlist, limit: 1 }), expect: "ok", prepare: withWatchlist },
+  { tool: "screen_watchlist", name: "another account's watchlist", plan: "growth", args: () => ({ id: lastWatchlist }), expect: "not_found", prepare: async (t) => withWatchlist(t, await t.key("growth", "another watcher")) },
+  { tool: "screen_watchlist", name: "a malformed watchlist id", plan: "growth", args: () => ({ id: "zone_1" }), expect: "invalid_parameter" },
+  { tool: "screen_watchlist", name: "limit above 100", plan: "growth", args: () => ({ id: "wl_1", limit: 101 }), expect: "invalid_parameter" },
 
   { tool: "get_screening", name: "the receipt of the account's own screening", plan: "pro", args: () => ({ id: lastScreening }), expect: "ok", prepare: screenedBy },
   { tool: "get_screening", name: "another account's screening", plan: "growth", args: () => ({ id: lastScreening }), expect: "not_found", prepare: (t) => screenedByAnother(t) },

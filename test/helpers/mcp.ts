@@ -7,6 +7,7 @@ import { billingPeriod } from "../../src/operations/billing-period.ts";
 import { OPERATIONS } from "../../src/operations/registry.ts";
 import type { Operation } from "../../src/operations/operation.ts";
 import { type Engine, startTestService, type TestService } from "./service.ts";
+import type { McpTaskSeams } from "../../src/adapters/mcp/tasks/task-runner.ts";
 
 /** The revisions clients speak: two of the 2025 era (initialize handshake) and the stateless 2026 one. */
 export const REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
@@ -19,7 +20,7 @@ export interface McpTestService extends TestService {
   address: string;
 }
 
-export async function startMcpService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string> } = {}): Promise<McpTestService> {
+export async function startMcpService(options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; mcpTasks?: McpTaskSeams } = {}): Promise<McpTestService> {
   const t = await startTestService(options);
   const address = await t.service.app.listen({ port: 0, host: "127.0.0.1" });
   return Object.assign(t, { address });

@@ -14,6 +14,7 @@ import type { Clock } from "../../src/interfaces/clock.ts";
 import type { WebhooksOptions } from "../../src/adapters/webhooks/runtime.ts";
 import type { FeedRunnerOptions } from "../../src/adapters/ingest/feeds/runner.ts";
 import { dropRedisKeys } from "./redis.ts";
+import type { McpTaskSeams } from "../../src/adapters/mcp/tasks/task-runner.ts";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -198,7 +199,7 @@ async function freshPostgres(withData: boolean): Promise<{ url: string; drop: ()
 }
 
 export async function startTestService(
-  options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; webhooks?: WebhooksOptions; oauth?: OAuthSeams; feeds?: FeedRunnerOptions } = {},
+  options: { engine?: Engine; withData?: boolean; env?: Record<string, string>; webhooks?: WebhooksOptions; oauth?: OAuthSeams; feeds?: FeedRunnerOptions; mcpTasks?: McpTaskSeams } = {},
 ): Promise<TestService> {
   const engine = options.engine ?? "sqlite";
   const clock = new TestClock();
@@ -214,7 +215,7 @@ export async function startTestService(
     copyFileSync(options.withData !== false ? await sqliteTemplate() : await sqliteEmptyTemplate(), join(dataDir, "mds.sqlite"));
   }
   // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
-  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks, oauth: options.oauth, feeds: options.feeds });
+  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks, oauth: options.oauth, feeds: options.feeds, mcpTasks: options.mcpTasks });
   return {
     service,
     clock,

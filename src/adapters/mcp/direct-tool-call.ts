@@ -45,7 +45,7 @@ const header = (headers: Headers, name: string): string | undefined => {
 const onlyKeys = (o: Record<string, unknown>, allowed: ReadonlySet<string>) => Object.keys(o).every((k) => allowed.has(k));
 
 /** Object keys and array items in the arguments, counted as the SDK counts them for `maxToolInputElements`, up to `max` + 1. */
-function elementCount(value: unknown, max: number): number {
+export function elementCount(value: unknown, max: number): number {
   let count = 0;
   const stack = [value];
   while (stack.length > 0) {

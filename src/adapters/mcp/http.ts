@@ -16,11 +16,14 @@ import type { Pipeline } from "../../operations/execute.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { errorBody } from "../../operations/envelope.ts";
 import { rightsDocument } from "./rights-doc.ts";
-import { directToolCall, directToolCallResponse } from "./direct-tool-call.ts";
+import { directToolCall, directToolCallResponse, elementCount } from "./direct-tool-call.ts";
 import { buildMcpServer, MAX_TOOL_INPUT_ELEMENTS, runTool, SERVER_INFO } from "./server.ts";
 import type { CallContext } from "./tool-result.ts";
 import { buildToolSpecs } from "./tools.ts";
 import { publicBase } from "../shared/public-base.ts";
+import type { McpTaskStore } from "../../interfaces/mcp-tasks.ts";
+import { answerTaskRequest } from "./tasks/task-requests.ts";
+import { McpTaskRunner, type McpTaskSeams } from "./tasks/task-runner.ts";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
@@ -44,6 +47,9 @@ export interface McpOptions {
   directToolCalls?: boolean;
   /** The service's own OAuth authorization server runs at the origin root: the metadata names it. */
   authorizationServer?: boolean;
+  /** Where tasks (long tool calls) are kept: shared by every process of the deployment. */
+  tasks: McpTaskStore;
+  taskSeams?: McpTaskSeams;
 }
 
 const CALL_KEY = "mds.call";
@@ -90,6 +96,22 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
     onFailure: (op: Operation, error: AppError, requestId: string) => logFailure(app.log, error, { op: op.id, requestId, via: "mcp" }),
   };
   const toolsByName = new Map(deps.tools.map((t) => [t.name, t]));
+  const clock = options.pipeline.services.clock;
+  const runner = new McpTaskRunner({
+    tools: deps,
+    store: options.tasks,
+    clock,
+    seams: options.taskSeams,
+    onError: (err, taskId) => app.log.error({ err, taskId }, "mcp task stopped by an error"),
+  });
+  const taskDeps = {
+    tools: toolsByName,
+    runner,
+    store: options.tasks,
+    clock,
+    serverInfo: SERVER_INFO,
+    withinInputBound: (args: unknown) => elementCount(args, MAX_TOOL_INPUT_ELEMENTS) <= MAX_TOOL_INPUT_ELEMENTS,
+  };
   const factory = ({ authInfo }: { authInfo?: AuthInfo }) => buildMcpServer(deps, contextOf(authInfo));
   // Rejections of malformed requests are answered to the client; they are not our faults.
   const onerror = (err: Error) => app.log.debug({ err }, "mcp request rejected");
@@ -164,18 +186,22 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
         reply.header("x-request-id", req.id);
 
         let call: CallContext;
+        let reauthenticate: () => Promise<CallContext>;
         try {
           // Every MCP request needs a key, listing included; only tool calls are charged. The key is
           // checked here, once: tool calls run for this principal without looking at the header again.
           const baseUrl = baseOf(req);
-          const principal = await options.pipeline.auth.authenticate(req.headers.authorization, true, req.ip, `${baseUrl}${MCP_PATH}`);
-          if (principal.kind === "anonymous") throw new AppError("missing_api_key");
-          call = {
-            principal,
-            baseUrl,
-            requestId: req.id,
-            commercialScope: principal.entitlements.commercialScope,
+          const authorization = req.headers.authorization;
+          const ip = req.ip;
+          const requestId = req.id;
+          const authenticate = async (): Promise<CallContext> => {
+            const principal = await options.pipeline.auth.authenticate(authorization, true, ip, `${baseUrl}${MCP_PATH}`);
+            if (principal.kind === "anonymous") throw new AppError("missing_api_key");
+            return { principal, baseUrl, requestId, commercialScope: principal.entitlements.commercialScope };
           };
+          call = await authenticate();
+          // A task's later pages check the same credentials again (task-runner.ts); the header stays in memory only.
+          reauthenticate = authenticate;
         } catch (e) {
           const error = e instanceof AppError ? e : new AppError("service_unavailable");
           if (!(e instanceof AppError)) req.log.error({ err: e }, "mcp authentication failed");
@@ -197,6 +223,9 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
             parsedBody = undefined;
           }
         }
+        // The tasks extension first: a task-augmented call would otherwise look like a plain one below.
+        const tasked = await answerTaskRequest(taskDeps, req.method, req.headers, parsedBody, { ctx: call, reauthenticate });
+        if (tasked !== null) return reply.header("content-type", "application/json").send(Buffer.from(tasked));
         const direct = options.directToolCalls === false ? null : directToolCall(req.method, req.headers, parsedBody, toolsByName, MAX_TOOL_INPUT_ELEMENTS);
         if (direct) {
           const result = await runTool(deps, direct.spec, direct.args, call);
@@ -221,5 +250,7 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
   // otherwise hold a shutdown until their clients leave.
   app.addHook("preClose", async () => {
     await handler.close();
+    // Running tasks stop at their next page and are marked failed: no other process takes their work over.
+    await runner.close();
   });
 }

@@ -7,6 +7,7 @@ import { UI_EXTENSION_CAPABILITY, RESOURCE_MIME_TYPE } from "./apps/ui-extension
 import { VESSEL_APP_UI_META, VESSEL_APP_URI, vesselAppHtml, vesselAppToolMeta } from "./apps/vessel-app.ts";
 import { PROMPTS } from "./prompts.ts";
 import { RIGHTS_URI } from "./rights-doc.ts";
+import { TASKS_EXTENSION_ID } from "./tasks/task-wire.ts";
 import { type CallContext, toCall, toolResult, type ToolResult } from "./tool-result.ts";
 import type { ToolSpec } from "./tools.ts";
 
@@ -20,7 +21,7 @@ export interface McpServerDeps {
 }
 
 const INSTRUCTIONS =
-  "Maritime data: vessels, ports, sanctions screening and the caller's own AIS feed. Every tool is read-only and is one API request, " +
+  "Maritime data: vessels, ports, sanctions screening and the caller's own AIS feed. Every tool is read-only and is one API request (a long screening run as a task is one per page), " +
   "with the same credits, rate limit and data rights as the REST API (each description gives the cost; listing tools, reading resources and prompts are free). " +
   `Answers leave out what their sources may not serve and list it under \`withheld\`; show the \`attribution\` texts with any data you use, and see ${RIGHTS_URI}. ` +
   "Errors come back as tool results saying what to change.";
@@ -55,7 +56,8 @@ export function buildMcpServer(deps: McpServerDeps, ctx: CallContext | undefined
     SERVER_INFO,
     {
       // MCP Apps: the vessel app below (apps/ui-extension.ts says why every client is told).
-      capabilities: { extensions: UI_EXTENSION_CAPABILITY },
+      // Tasks (2026-07-28): long screenings may answer with a task (tasks/task-requests.ts serves them).
+      capabilities: { extensions: { ...UI_EXTENSION_CAPABILITY, [TASKS_EXTENSION_ID]: {} } },
       instructions: INSTRUCTIONS,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
       cacheHints: {

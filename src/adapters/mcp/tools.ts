@@ -3,6 +3,7 @@ import { z } from "zod";
 import { describeCost as costOfOperation } from "../../operations/cost.ts";
 import type { Operation } from "../../operations/operation.ts";
 import { portableSchema } from "./portable-schema.ts";
+import { TASK_NOTES } from "./tasks/long-tools.ts";
 import { jsonSchemaOf as jsonOf, type JsonSchema, pathParamsOf, responseSchema } from "../../operations/response-schema.ts";
 
 /**
@@ -158,12 +159,13 @@ export function buildToolSpecs(operations: readonly Operation[]): ToolSpec[] {
     }
     const input: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
     const paging = op.paged ? ` Answers at most \`limit\` rows (default ${defaults.limit ?? MCP_PAGE_SIZE}); when \`nextCursor\` is present, call again with it as \`cursor\` for more.` : "";
+    const taskNote = TASK_NOTES.get(op.tool);
     specs.push({
       name: op.tool,
       op,
       title: op.summary,
       description:
-        `${op.description}${paging}\n\n` +
+        `${op.description}${paging}${taskNote ? `\n\n${taskNote}` : ""}\n\n` +
         `Same data, credits and rights as REST \`${op.method} ${op.path}\`; credits: ${costText(op)}. ` +
         "Parts whose sources may not be served are left out and listed in `withheld`; show the `attribution` texts with any data you use (see the resource service://docs/rights). " +
         "`commercialScope` says what the caller's plan permits.",

@@ -5,6 +5,7 @@ import type { CompanyFleetTable, CompanyNameTermsTable, CompanyRecordsTable, Dat
 import type { SanctionsChangesTable, SanctionsDesignationsTable, SanctionsEventsTable, SanctionsFetchesTable, SanctionsIdentifiersTable, SanctionsListsTable, SanctionsVersionsTable } from "./tables/sanctions.ts";
 import type { WatchlistMembersTable, WatchlistsTable } from "./tables/watchlists.ts";
 import type { ScreeningKeysTable, ScreeningReceiptsTable } from "./tables/screenings.ts";
+import type { McpTaskPagesTable, McpTasksTable } from "./tables/mcp-tasks.ts";
 import type { VesselAisSyncedTable, VesselEmissionsTable, VesselFleetTable, VesselIdentifiersTable, VesselNameTermsTable, VesselNamesTable, VesselRegistryStateTable, VesselsTable } from "./tables/vessels.ts";
 
 export type * from "./tables/accounts.ts";
@@ -13,6 +14,7 @@ export type * from "./tables/alerts.ts";
 export type * from "./tables/reference.ts";
 export type * from "./tables/sanctions.ts";
 export type * from "./tables/screenings.ts";
+export type * from "./tables/mcp-tasks.ts";
 export type * from "./tables/vessels.ts";
 export type * from "./tables/watchlists.ts";
 
@@ -85,5 +87,7 @@ export interface Database {
   watchlists: WatchlistsTable;
   watchlist_members: WatchlistMembersTable;
   screening_receipts: ScreeningReceiptsTable;
+  mcp_tasks: McpTasksTable;
+  mcp_task_pages: McpTaskPagesTable;
   screening_keys: ScreeningKeysTable;
 }

@@ -57,6 +57,8 @@ describe("MCP clients of every protocol revision", () => {
         await feed.prepare?.(t, k);
         // A screening of the account's own, whose receipt get_screening reads.
         await first("get_screening").prepare?.(t, k);
+        // A watchlist of the account's own, which screen_watchlist screens.
+        await first("screen_watchlist").prepare?.(t, k);
         const client = await connect(t, k.key, revision);
         const { tools } = await client.listTools();
         const ajv = new Ajv2020({ strict: false });

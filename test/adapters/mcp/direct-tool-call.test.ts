@@ -96,7 +96,7 @@ describe("plain tool calls answered directly, the same as the SDK answers them",
   before(async () => {
     t = await startTestService({ withData: true });
     reference = Fastify();
-    registerMcp(reference, { pipeline: t.service.pipeline, operations: OPERATIONS, sources: t.service.services.sources, allowedHosts: ["*"], allowedOrigins: [], directToolCalls: false });
+    registerMcp(reference, { pipeline: t.service.pipeline, operations: OPERATIONS, sources: t.service.services.sources, allowedHosts: ["*"], allowedOrigins: [], directToolCalls: false, tasks: t.service.mcpTasks });
     await reference.ready();
     // One account per side, so credits remaining run the same on both.
     keys = { direct: (await t.key("scale")).key, sdk: (await t.key("scale")).key, directSandbox: (await t.key("sandbox")).key, sdkSandbox: (await t.key("sandbox")).key };
