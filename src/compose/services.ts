@@ -22,6 +22,7 @@ import { SqlSessionStore } from "../adapters/storage/accounts/sessions-store.ts"
 import { SqlUserStore } from "../adapters/storage/accounts/users-store.ts";
 import { SqlCreditLedger } from "../adapters/storage/accounts/credit-ledger.ts";
 import { WriteBehindLedger } from "../adapters/storage/accounts/write-behind-ledger.ts";
+import { BatchedCreditLedger } from "../adapters/storage/accounts/batched-credit-ledger.ts";
 import { RedisCreditLedger } from "../adapters/storage/redis/credit-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "../adapters/storage/database.ts";
 import { SqlPositionStore } from "../adapters/storage/positions/positions-store.ts";
@@ -163,7 +164,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const accounts = announcingRevocations(sqlAccounts, revocations);
   // With Redis, every process charges one balance there, written behind to the store (docs/adr/0001-credit-ledger.md),
   // and draws on one rate window per key; a call's rate limit and charge are decided together, in one script.
-  // Without: SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the database.
+  // Without: SQLite is served by one process, which can charge in memory and write behind; PostgreSQL charges in the
+  // database, a process's calls of one event-loop turn in one statement, each decided alone.
   const sqlLedger = new SqlCreditLedger(store.counters, store.dialect);
   const ratePrefix = options.rateLimitPrefix ?? `${config.redisPrefix}:rl`;
   let ledger: CreditLedger;
@@ -173,7 +175,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     ledger = redisLedger;
     admission = new RedisAdmission({ redisUrl: config.redisUrl, ledger: redisLedger, ratePrefix, onError: (err) => log.warn({ err }, "admission: Redis error") });
   } else {
-    ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : sqlLedger;
+    ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : new BatchedCreditLedger(store.counters, sqlLedger);
     admission = new SequentialAdmission(new FixedWindowLimiter(clock), ledger);
   }
   // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.

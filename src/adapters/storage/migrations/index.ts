@@ -26,6 +26,7 @@ import { watchlists } from "./0027-watchlists.ts";
 import { sanctionsAlertsByVersion } from "./0028-sanctions-alerts-by-version.ts";
 import { stationDeletion } from "./0030-station-deletion.ts";
 import { openGaps } from "./0031-open-gaps.ts";
+import { chargeCalls } from "./0032-charge-calls.ts";
 import { mcpTasks } from "./0034-mcp-tasks.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
@@ -62,6 +63,7 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0028_sanctions_alerts_by_version": sanctionsAlertsByVersion(),
     "0030_station_deletion": stationDeletion(types),
     "0031_open_gaps": openGaps(),
+    "0032_charge_calls": chargeCalls(types),
     "0034_mcp_tasks": mcpTasks(types),
   };
 }
