@@ -9,6 +9,9 @@
  * Each server runs in its own process; autocannon drives it from this one with 50 connections.
  * Beside throughput, each row gives the CPU time per request of the server, and of Redis and
  * PostgreSQL together (read from /proc, so Linux only): on a shared machine it moves far less.
+ *
+ * BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each pipeline server into <dir> when it
+ * stops (node --cpu-prof), to see where a call's time goes.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
@@ -92,7 +95,8 @@ const lines: string[] = [];
 for (const engine of engines) {
   // A scratch database per engine beside DATABASE_URL: the bench never migrates a database it was pointed at.
   const scratch = engine === "sqlite" ? null : await scratchDatabase(process.env.DATABASE_URL!);
-  const svc = await startChild("./pipeline-server.ts", [engine], scratch ? { ...process.env, DATABASE_URL: scratch.url } : process.env);
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const svc = await startChild("./pipeline-server.ts", [engine], scratch ? { ...process.env, DATABASE_URL: scratch.url } : process.env, profile);
   const bare = await startChild("./bare-server.ts", [svc.ready.body]);
   const pipe: Round[] = [];
   const base: Round[] = [];

@@ -23,6 +23,7 @@ import { SqlUserStore } from "../adapters/storage/accounts/users-store.ts";
 import { SqlCreditLedger } from "../adapters/storage/accounts/credit-ledger.ts";
 import { WriteBehindLedger } from "../adapters/storage/accounts/write-behind-ledger.ts";
 import { BatchedCreditLedger } from "../adapters/storage/accounts/batched-credit-ledger.ts";
+import { SqliteKeyRevocations } from "../adapters/storage/accounts/sqlite-key-revocations.ts";
 import { RedisCreditLedger } from "../adapters/storage/redis/credit-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "../adapters/storage/database.ts";
 import { SqlPositionStore } from "../adapters/storage/positions/positions-store.ts";
@@ -160,7 +161,12 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const sqlAccounts = new SqlAccountStore(store.db, clock);
   // The authenticator is built below; a revocation reaches it through this late-bound call.
   let forgetKey: (what: CachedCredentials) => void = () => {};
-  const revocations = keyRevocations({ redisUrl: config.redisUrl, forget: (what) => forgetKey(what), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") });
+  // Without Redis on SQLite, a change another process commits to the file is noticed by polling the file's version, as often as a short cache would expire.
+  const revocations =
+    !config.redisUrl && store.engine === "sqlite"
+      ? new SqliteKeyRevocations(store.db, (what) => forgetKey(what), { everyMs: KEY_CACHE_TTL_MS, onError: (err) => log.warn({ err }, "key revocations: reading the SQLite file's version failed") })
+      : keyRevocations({ redisUrl: config.redisUrl, forget: (what) => forgetKey(what), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") });
+  if (revocations instanceof SqliteKeyRevocations) await revocations.ready();
   const accounts = announcingRevocations(sqlAccounts, revocations);
   // With Redis, every process charges one balance there, written behind to the store (docs/adr/0001-credit-ledger.md),
   // and draws on one rate window per key; a call's rate limit and charge are decided together, in one script.
