@@ -21,59 +21,12 @@ import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
 import { parseConfig } from "../src/config.ts";
 import { loadDemoSanctionsExtracts } from "../src/cli/demo.ts";
 import { createService, PROJECT_ROOT, type Service } from "../src/main.ts";
+import { HOSTILE_VALUES } from "./hostile-values.ts";
 
 const { values: args } = parseArgs({ options: { requests: { type: "string", default: "20500" }, engine: { type: "string" }, concurrency: { type: "string", default: "12" } } });
 const REQUESTS = Number(args.requests);
 const CONCURRENCY = Number(args.concurrency);
 
-/** Values that break parsers, bounds and query builders; every parameter gets each of them. */
-const HOSTILE_VALUES = [
-  "",
-  " ",
-  "0",
-  "-1",
-  "1.5",
-  "1e309",
-  "NaN",
-  "Infinity",
-  "2147483647",
-  "2147483648",
-  "9007199254740993",
-  "999999999999999999999",
-  "null",
-  "undefined",
-  "true",
-  "[]",
-  "{}",
-  "' OR '1'='1",
-  "1; DROP TABLE vessels; --",
-  "\" OR 1=1 --",
-  "$where",
-  "{\"$gt\":\"\"}",
-  "%00",
-  "\u0000",
-  "\u202e\u0301",
-  "😀😀",
-  "../../../etc/passwd",
-  "<script>alert(1)</script>",
-  "${7*7}",
-  "wh_2147483648",
-  "dlv_999999999999999",
-  "zone_-1",
-  "follow_0",
-  "search_2147483648",
-  "evt_1",
-  "mmsi-000000000",
-  "mmsi-999999999",
-  "9175793",
-  "9175794",
-  "NLRTM",
-  "nl",
-  "ZZ",
-  "x".repeat(300),
-  "x".repeat(5_000),
-  "a,b,c,".repeat(200),
-];
 
 /** Bodies for operations that take one: wrong types, hostile strings, deep nesting, not JSON. */
 function hostileBodies(): { payload: string; type: string }[] {
