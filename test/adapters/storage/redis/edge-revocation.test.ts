@@ -53,11 +53,13 @@ describe("key revocation without Redis", () => {
 
   it("another process refuses it once it sees the SQLite file changed, which it checks every KEY_CACHE_TTL_MS", async () => {
     assert.ok(KEY_CACHE_TTL_MS <= 1_000);
-    const k = await a.key("pro", "second");
+    // The scale plan allows 200 calls a second: enough for every try below within one rate window.
+    const k = await a.key("scale", "second");
     assert.equal((await usageStatus(b.service, k.key)).status, 200);
-    // b's clock stands still, so its cached entry never expires: only noticing the change can refuse the key.
     await a.service.services.accounts.revokeKey(k.keyId);
-    // The check runs on real time; wait for it (a bound far above its period, not a timing claim).
+    // b's clock stands still, so its cached entry never expires: only noticing the change can
+    // refuse the key. The check runs on real time; wait for it (a bound far above its period,
+    // not a timing claim).
     let seen = await usageStatus(b.service, k.key);
     for (let i = 0; i < 100 && seen.status === 200; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
