@@ -1,7 +1,8 @@
 /**
- * Every page of the web face, with script on and with script off: axe-core finds no serious
- * or critical WCAG 2.1 A/AA violation, nothing is fetched from outside the service, and (with
- * MDS_SCREENSHOTS=1) a screenshot of each goes to test-output/screenshots/ for people to look at.
+ * Every page of the web face, with script on or with script off (one test file each, so the
+ * two run side by side): axe-core finds no serious or critical WCAG 2.1 A/AA violation, nothing
+ * is fetched from outside the service, and (with MDS_SCREENSHOTS=1) a screenshot of each goes
+ * to test-output/screenshots/ for people to look at.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -13,38 +14,38 @@ import { newContext, NO_BROWSER, overflowOnPhone, screenshot, seriousA11yViolati
 
 const HARBOUR = { type: "Polygon", coordinates: [[[24.9, 60.1], [25.0, 60.1], [25.0, 60.2], [24.9, 60.2], [24.9, 60.1]]] };
 
-describe("browser: every page is accessible, with and without script", { skip: NO_BROWSER }, () => {
-  let f: BrowserFixture;
-  let email: string;
-  let keyId: string;
-  let grantId: string;
-  let endpointId: string;
-  let authUrl: URL;
-  before(async () => {
-    // Listener ports other than the defaults: the stations page must name these.
-    f = await startFixture({ receiver: true, env: { INGEST_TCP_PORT: "6231", INGEST_UDP_PORT: "6232" } });
-    const u = await f.user();
-    email = u.email;
-    // Something on every page: a key, a connected app, an endpoint with a delivery, a zone and a follow.
-    const key = await f.t.service.services.accounts.createKey(u.accountId, "pages test");
-    keyId = key.id;
-    const api = (method: string, url: string, body: unknown) =>
-      fetch(`${f.base}${url}`, { method, headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => {
-        assert.equal(r.status, 200, `${url}: ${await r.clone().text()}`);
-        return ((await r.json()) as { data: Record<string, any> }).data;
-      });
-    endpointId = (await api("POST", "/api/v1/account/webhooks", { url: HOOK_URL, description: "pages" })).id;
-    await api("POST", `/api/v1/account/webhooks/${endpointId}/test`, {});
-    await api("POST", "/api/v1/account/zones", { name: "Helsinki harbour", geometry: HARBOUR });
-    await api("POST", "/api/v1/account/follows", { mmsi: "230123456" });
-    const provider = new MemoryProvider({ redirect: "http://127.0.0.1:33418/callback" });
-    await assert.rejects(new Client({ name: "pages", version: "1" }).connect(new StreamableHTTPClientTransport(new URL(`${f.base}/mcp`), { authProvider: provider })), UnauthorizedError);
-    authUrl = provider.authorizationUrl!;
-    grantId = await f.t.service.oauth.store.upsertGrant({ accountId: u.accountId, userId: u.userId, clientId: provider.info!.client_id, redirectUri: "http://127.0.0.1:33418/callback", scopes: ["mcp"], now: f.t.clock.now() });
-  });
-  after(() => f.close());
+export function describeEveryPage(javaScriptEnabled: boolean, ingestPorts: { tcp: number; udp: number }): void {
+  describe(`browser: every page is accessible, script ${javaScriptEnabled ? "on" : "off"}`, { skip: NO_BROWSER }, () => {
+    let f: BrowserFixture;
+    let email: string;
+    let keyId: string;
+    let grantId: string;
+    let endpointId: string;
+    let authUrl: URL;
+    before(async () => {
+      // Listener ports other than the defaults: the stations page must name these.
+      f = await startFixture({ receiver: true, env: { INGEST_TCP_PORT: String(ingestPorts.tcp), INGEST_UDP_PORT: String(ingestPorts.udp) } });
+      const u = await f.user();
+      email = u.email;
+      // Something on every page: a key, a connected app, an endpoint with a delivery, a zone and a follow.
+      const key = await f.t.service.services.accounts.createKey(u.accountId, "pages test");
+      keyId = key.id;
+      const api = (method: string, url: string, body: unknown) =>
+        fetch(`${f.base}${url}`, { method, headers: { authorization: `Bearer ${key.key}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => {
+          assert.equal(r.status, 200, `${url}: ${await r.clone().text()}`);
+          return ((await r.json()) as { data: Record<string, any> }).data;
+        });
+      endpointId = (await api("POST", "/api/v1/account/webhooks", { url: HOOK_URL, description: "pages" })).id;
+      await api("POST", `/api/v1/account/webhooks/${endpointId}/test`, {});
+      await api("POST", "/api/v1/account/zones", { name: "Helsinki harbour", geometry: HARBOUR });
+      await api("POST", "/api/v1/account/follows", { mmsi: "230123456" });
+      const provider = new MemoryProvider({ redirect: "http://127.0.0.1:33418/callback" });
+      await assert.rejects(new Client({ name: "pages", version: "1" }).connect(new StreamableHTTPClientTransport(new URL(`${f.base}/mcp`), { authProvider: provider })), UnauthorizedError);
+      authUrl = provider.authorizationUrl!;
+      grantId = await f.t.service.oauth.store.upsertGrant({ accountId: u.accountId, userId: u.userId, clientId: provider.info!.client_id, redirectUri: "http://127.0.0.1:33418/callback", scopes: ["mcp"], now: f.t.clock.now() });
+    });
+    after(() => f.close());
 
-  for (const javaScriptEnabled of [true, false]) {
     const mode = javaScriptEnabled ? "js" : "nojs";
     it(`script ${javaScriptEnabled ? "on" : "off"}: home, sign-in, sign-up, account, keys, webhooks, stations, zones, consent, the OAuth error and confirm pages`, async () => {
       const { context, outside } = await newContext(f.browser, f.base, { javaScriptEnabled });
@@ -103,7 +104,7 @@ describe("browser: every page is accessible, with and without script", { skip: N
       await page.getByLabel("Name").fill(`roof ${mode}`);
       await Promise.all([page.waitForURL(/\/account\/stations\/\d+$/), page.getByRole("button", { name: "Add station" }).click()]);
       assert.equal(await page.locator("#new-secret").count(), 1);
-      assert.match((await page.locator("#recipe").textContent()) ?? "", /TCP \(port 6231\)[\s\S]*UDP \(port 6232\)/, "the ports the service listens on");
+      assert.match((await page.locator("#recipe").textContent()) ?? "", new RegExp(`TCP \\(port ${ingestPorts.tcp}\\)[\\s\\S]*UDP \\(port ${ingestPorts.udp}\\)`), "the ports the service listens on");
       await check("station-created");
       const stationPage = new URL(page.url()).pathname;
       await visit("station", stationPage);
@@ -123,5 +124,5 @@ describe("browser: every page is accessible, with and without script", { skip: N
       assert.deepEqual(problems, []);
       assert.deepEqual(outside, [], "no request leaves the service");
     });
-  }
-});
+  });
+}
