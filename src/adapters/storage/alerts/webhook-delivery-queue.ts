@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { healthAfter, DISABLED_REASON } from "../../../domain/webhooks/endpoint-health.ts";
 import { nextDeliveryState } from "../../../domain/webhooks/delivery-state.ts";
-import type { AttemptResult, ClaimedDelivery, DeliveryStatus, Trigger } from "../../../interfaces/webhooks.ts";
+import type { AttemptResult, ClaimedDelivery, CompletedAttempt, DeliveryStatus, Trigger } from "../../../interfaces/webhooks.ts";
 import type { SecretBox } from "../accounts/secret-box.ts";
 import type { SqlDialect } from "../dialect/dialect.ts";
 import type { Database } from "../schema.ts";
@@ -135,7 +135,7 @@ export class SqlDeliveryQueue extends SqlStore {
    * claim read (tries, the state a one-off retry falls back to): while the lease is held,
    * nothing else changes the row, and a taken-over lease makes the update match nothing.
    */
-  async completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
+  async completeAttempts(items: readonly CompletedAttempt[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
     if (items.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
       // The endpoints first, then their deliveries: the order a delete takes them in, so the two
@@ -143,7 +143,7 @@ export class SqlDeliveryQueue extends SqlStore {
       // finds its delivery gone (not applied) instead of logging against a deleted row.
       const endpointIds = [...new Set(items.map((i) => i.claim.endpointId))].sort((a, b) => a - b);
       await this.dialect.lockRows(trx.selectFrom("webhook_endpoints").select("id").where("id", "in", endpointIds).orderBy("id")).execute();
-      const plans = items.map(({ claim, result }) => ({ claim, result, ...nextDeliveryState(claim, result.success, now) }));
+      const plans = items.map(({ claim, result, endedAt }) => ({ claim, result, ...nextDeliveryState(claim, result.success, endedAt ?? now) }));
 
       const applied = new Set<number>();
       const groups = new Map<string, typeof plans>();
@@ -226,6 +226,31 @@ export class SqlDeliveryQueue extends SqlStore {
         const first = applied.has(p.claim.deliveryId) && !p.result.success && disabledNow.delete(p.claim.endpointId);
         return { applied: applied.has(p.claim.deliveryId), endpointDisabled: first };
       });
+    });
+  }
+
+  async releaseClaims(claims: readonly ClaimedDelivery[], now: number): Promise<void> {
+    const byLease = new Map<string, ClaimedDelivery[]>();
+    for (const c of claims) byLease.set(c.leaseToken, [...(byLease.get(c.leaseToken) ?? []), c]);
+    await this.db.transaction().execute(async (trx) => {
+      for (const [token, group] of byLease) {
+        const released = await trx
+          .updateTable("webhook_deliveries")
+          .set((eb) => ({ attempts: eb("attempts", "-", 1), lease_token: null, lease_until: null, updated_at: now }))
+          .where("id", "in", group.map((c) => c.deliveryId))
+          .where("lease_token", "=", token)
+          .returning(["id", "attempts"])
+          .execute();
+        // The attempt number the claim took is free again: its in-flight row goes with it.
+        for (const r of released) {
+          await trx
+            .deleteFrom("webhook_attempts")
+            .where("delivery_id", "=", r.id)
+            .where("attempt", "=", r.attempts + 1)
+            .where("outcome", "=", "in_flight")
+            .execute();
+        }
+      }
     });
   }
 
