@@ -26,6 +26,7 @@ import { watchlists } from "./0027-watchlists.ts";
 import { sanctionsAlertsByVersion } from "./0028-sanctions-alerts-by-version.ts";
 import { stationDeletion } from "./0030-station-deletion.ts";
 import { openGaps } from "./0031-open-gaps.ts";
+import { webhookDueOrder } from "./0033-webhook-due-order.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -61,5 +62,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0028_sanctions_alerts_by_version": sanctionsAlertsByVersion(),
     "0030_station_deletion": stationDeletion(types),
     "0031_open_gaps": openGaps(),
+    "0033_webhook_due_order": webhookDueOrder(),
   };
 }
