@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { SqlDialect } from "../dialect/dialect.ts";
 import type { Database } from "../schema.ts";
-import { ACTIVE_STATES, type ClaimRow, type DeliveryQueueStatements, type EndpointHealthRow, type EndpointHealthWrite, INTERRUPTED_ERROR, type SettleRow } from "./delivery-queue-statements.ts";
+import { ACTIVE_STATES, type AppliedOutcome, type ClaimRow, type DeliveryQueueStatements, type EndpointHealthRow, type EndpointHealthWrite, INTERRUPTED_ERROR, type SettleRow } from "./delivery-queue-statements.ts";
 
 const ACTIVE = ACTIVE_STATES.map((s) => `'${s}'`).join(", ");
 
@@ -75,18 +75,18 @@ settled AS (
      SET status = o.status, tries = o.tries, next_attempt_at = o.next, lease_token = NULL, lease_until = NULL, trigger = 'auto', resume_status = NULL, updated_at = $1
     FROM o
    WHERE d.id = ANY($2::int4[]) AND d.id = o.delivery_id AND d.lease_token = o.lease_token
-  RETURNING d.id
+  RETURNING d.id, o.lease_token
 ),
 logged AS (
   INSERT INTO webhook_attempts (delivery_id, attempt, delivery_uuid, trigger, outcome, started_at, duration_ms, status_code, error_class, error, response_snippet)
   SELECT o.delivery_id, o.attempt, o.delivery_uuid, o.trigger, o.outcome, $1, o.duration_ms, o.status_code, o.error_class, o.error, o.response_snippet
-    FROM o JOIN settled s ON s.id = o.delivery_id
+    FROM o JOIN settled s ON s.id = o.delivery_id AND s.lease_token = o.lease_token
   ON CONFLICT (delivery_id, attempt) DO UPDATE
      SET outcome = excluded.outcome, duration_ms = excluded.duration_ms, status_code = excluded.status_code,
          error_class = excluded.error_class, error = excluded.error, response_snippet = excluded.response_snippet
    WHERE webhook_attempts.outcome = 'in_flight'
 )
-SELECT id FROM settled`;
+SELECT id, lease_token FROM settled`;
 
 /** Locks the batch's endpoints in id order and reads their streaks under the lock. */
 const LOCK_ENDPOINTS = `SELECT id, status, failure_streak, streak_started_at FROM webhook_endpoints WHERE id = ANY($1::int4[]) ORDER BY id FOR UPDATE`;
@@ -124,7 +124,7 @@ export class PostgresDeliveryQueueStatements implements DeliveryQueueStatements 
     return this.#dialect.prepared<ClaimRow>(this.#db, "mds_webhooks_claim_one", CompiledQuery.raw(CLAIM_ONE, [now, leaseMs, limit, token, onlyDeliveryId]));
   }
 
-  async settle(trx: Transaction<Database>, endpointIds: readonly number[], rows: readonly SettleRow[], now: number): Promise<{ applied: number[]; health: EndpointHealthRow[] }> {
+  async settle(trx: Transaction<Database>, endpointIds: readonly number[], rows: readonly SettleRow[], now: number): Promise<{ applied: AppliedOutcome[]; health: EndpointHealthRow[] }> {
     const health = (await trx.executeQuery(CompiledQuery.raw(LOCK_ENDPOINTS, [[...endpointIds]]))).rows as EndpointHealthRow[];
     const col = <T>(f: (r: SettleRow) => T): T[] => rows.map(f);
     const params = [
@@ -144,8 +144,8 @@ export class PostgresDeliveryQueueStatements implements DeliveryQueueStatements 
       col((r) => r.error),
       col((r) => r.responseSnippet),
     ];
-    const settled = (await trx.executeQuery(CompiledQuery.raw(SETTLE, params))).rows as { id: number }[];
-    return { applied: settled.map((r) => r.id), health };
+    const settled = (await trx.executeQuery(CompiledQuery.raw(SETTLE, params))).rows as { id: number; lease_token: string }[];
+    return { applied: settled.map((r) => ({ deliveryId: r.id, leaseToken: r.lease_token })), health };
   }
 
   async writeHealth(trx: Transaction<Database>, writes: readonly EndpointHealthWrite[], now: number): Promise<void> {

@@ -46,6 +46,21 @@ export interface SettleRow {
   responseSnippet: string | null;
 }
 
+/**
+ * An outcome that was written: its delivery, under the lease it was claimed with. A batch may
+ * hold two outcomes of one delivery (a claim whose lease expired and the claim that took it
+ * over), so the delivery alone does not say which of them counted.
+ */
+export interface AppliedOutcome {
+  deliveryId: number;
+  leaseToken: string;
+}
+
+/** Names an outcome by its delivery and lease. */
+export function outcomeKey(o: AppliedOutcome): string {
+  return `${o.deliveryId}|${o.leaseToken}`;
+}
+
 /** An endpoint's failure streak as read under its lock. */
 export interface EndpointHealthRow {
   id: number;
@@ -81,7 +96,7 @@ export interface DeliveryQueueStatements {
    * each outcome whose lease is still held (delivery state and log row), and reads the
    * endpoints' streaks as they stand under the lock. Returns the deliveries written.
    */
-  settle(trx: Transaction<Database>, endpointIds: readonly number[], rows: readonly SettleRow[], now: number): Promise<{ applied: number[]; health: EndpointHealthRow[] }>;
+  settle(trx: Transaction<Database>, endpointIds: readonly number[], rows: readonly SettleRow[], now: number): Promise<{ applied: AppliedOutcome[]; health: EndpointHealthRow[] }>;
   /** Within `trx`: the endpoints' new streaks (and turn-offs). */
   writeHealth(trx: Transaction<Database>, writes: readonly EndpointHealthWrite[], now: number): Promise<void>;
 }
@@ -173,9 +188,9 @@ export class PortableDeliveryQueueStatements implements DeliveryQueueStatements 
     });
   }
 
-  async settle(trx: Transaction<Database>, endpointIds: readonly number[], rows: readonly SettleRow[], now: number): Promise<{ applied: number[]; health: EndpointHealthRow[] }> {
+  async settle(trx: Transaction<Database>, endpointIds: readonly number[], rows: readonly SettleRow[], now: number): Promise<{ applied: AppliedOutcome[]; health: EndpointHealthRow[] }> {
     await this.#dialect.lockRows(trx.selectFrom("webhook_endpoints").select("id").where("id", "in", endpointIds).orderBy("id")).execute();
-    const applied: number[] = [];
+    const applied: AppliedOutcome[] = [];
     const groups = new Map<string, SettleRow[]>();
     for (const r of rows) {
       const k = `${r.leaseToken}|${r.status}|${r.tries}|${r.next}`;
@@ -192,10 +207,10 @@ export class PortableDeliveryQueueStatements implements DeliveryQueueStatements 
         .where("lease_token", "=", leaseToken)
         .returning("id")
         .execute();
-      for (const w of written) applied.push(w.id);
+      for (const w of written) applied.push({ deliveryId: w.id, leaseToken });
     }
-    const done = new Set(applied);
-    const logged = rows.filter((r) => done.has(r.deliveryId));
+    const done = new Set(applied.map(outcomeKey));
+    const logged = rows.filter((r) => done.has(outcomeKey(r)));
     if (logged.length > 0) {
       await trx
         .insertInto("webhook_attempts")

@@ -7,7 +7,7 @@ import type { AttemptResult, ClaimedDelivery, CompletedAttempt, DeliveryStatus, 
 import type { SecretBox } from "../accounts/secret-box.ts";
 import type { SqlDialect } from "../dialect/dialect.ts";
 import type { Database } from "../schema.ts";
-import { ACTIVE_STATES, type DeliveryQueueStatements, type EndpointHealthWrite, PortableDeliveryQueueStatements, type SettleRow } from "./delivery-queue-statements.ts";
+import { ACTIVE_STATES, type DeliveryQueueStatements, type EndpointHealthWrite, outcomeKey, PortableDeliveryQueueStatements, type SettleRow } from "./delivery-queue-statements.ts";
 import { PostgresDeliveryQueueStatements } from "./delivery-queue-statements-postgres.ts";
 
 export { ACTIVE_STATES } from "./delivery-queue-statements.ts";
@@ -101,14 +101,14 @@ export class SqlDeliveryQueue extends SqlStore {
     const endpointIds = [...new Set(items.map((i) => i.claim.endpointId))].sort((a, b) => a - b);
     return this.db.transaction().execute(async (trx) => {
       const settled = await this.#statements.settle(trx, endpointIds, rows, now);
-      const applied = new Set(settled.applied);
+      const applied = new Set(settled.applied.map(outcomeKey));
       const health = new Map(settled.health.map((h) => [h.id, h]));
 
       // Only the schedule's own attempts move the streak: an owner's test or retry says nothing
       // about the endpoint's health over time. Outcomes in the order they were handed in.
       const byEndpoint = new Map<number, boolean[]>();
       for (const { claim, result } of items) {
-        if (claim.trigger !== "auto" || !applied.has(claim.deliveryId)) continue;
+        if (claim.trigger !== "auto" || !applied.has(outcomeKey(claim))) continue;
         const seq = byEndpoint.get(claim.endpointId) ?? [];
         seq.push(result.success);
         byEndpoint.set(claim.endpointId, seq);
@@ -139,8 +139,8 @@ export class SqlDeliveryQueue extends SqlStore {
           .execute();
       }
       return items.map(({ claim, result }) => {
-        const first = applied.has(claim.deliveryId) && !result.success && disabledNow.delete(claim.endpointId);
-        return { applied: applied.has(claim.deliveryId), endpointDisabled: first };
+        const written = applied.has(outcomeKey(claim));
+        return { applied: written, endpointDisabled: written && !result.success && disabledNow.delete(claim.endpointId) };
       });
     });
   }
