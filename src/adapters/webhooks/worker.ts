@@ -54,6 +54,8 @@ interface PendingOutcome {
 
 /** Outcomes recorded per transaction at most. */
 const RECORD_BATCH = 500;
+/** How long the recorder waits for more outcomes to join a small batch, at most. */
+const GATHER_MS = 4;
 
 /**
  * Claims due deliveries from the store, sends them, records the outcomes. Any number of
@@ -137,6 +139,11 @@ export class DeliveryWorker {
   async #recordQueued(): Promise<void> {
     // Let attempts finishing in this turn of the event loop join the batch.
     await new Promise((r) => setImmediate(r));
+    // While requests are on the wire, give their answers a few milliseconds to join too: with
+    // the senders running on, outcomes arrive a few at a time, and each batch is a transaction.
+    for (let waited = 0; waited < GATHER_MS && this.#sending.size > 0 && this.#outcomes.length < this.#opt.concurrency / 2; waited++) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
     while (this.#outcomes.length > 0) {
       const batch = this.#outcomes.splice(0, RECORD_BATCH);
       try {
