@@ -10,8 +10,6 @@ import type { Database } from "../schema.ts";
 import { ACTIVE_STATES, type DeliveryQueueStatements, type EndpointHealthWrite, outcomeKey, PortableDeliveryQueueStatements, type SettleRow } from "./delivery-queue-statements.ts";
 import { PostgresDeliveryQueueStatements } from "./delivery-queue-statements-postgres.ts";
 
-export { ACTIVE_STATES } from "./delivery-queue-statements.ts";
-
 /**
  * The deliveries table as a queue. A claim picks due rows of active endpoints whose lease is
  * free or expired (where the engine has row locks, rows other workers hold are passed over),
