@@ -191,9 +191,9 @@ export class DeliveryWorker {
    * How many to claim now. The queue of claimed attempts is refilled when it falls to half
    * the senders, by a whole batch, up to two rounds of the senders: deep enough that a sender
    * finishing while a claim is on its way to the database finds work, and few claims (each
-   * is a transaction; claims of half a round cost SQLite a third more CPU per delivery,
-   * measured), shallow enough that an attempt waits at most two deadlines for a sender, far
-   * inside its lease. Nothing is claimed while four
+   * is a transaction; with claims of half a round the worker on SQLite measured 333-353 ms
+   * of CPU per 1,000 deliveries, against 254-320 before this pipeline), shallow enough that
+   * an attempt waits at most two deadlines for a sender, far inside its lease. Nothing is claimed while four
    * rounds of the senders' outcomes wait to be written: a write costs about the same for
    * 50 outcomes as for 250 (on PostgreSQL it is mostly round trips and the commit), so the
    * recorder keeps up by writing larger batches, and only a database that cannot keep up
