@@ -8,13 +8,16 @@
  *
  * The receiver runs in this process on 127.0.0.12:8443 with a test CA made by openssl, like
  * the tests (test/helpers/webhooks.ts), and answers 204. One process, so the receiver's
- * work shares the CPU with the sender's: the absolute figures are a floor.
+ * work shares the CPU with the sender's: the absolute figures are a floor. Beside each rate
+ * goes the CPU time it cost per 1,000 deliveries, of this process and (for the worker on
+ * PostgreSQL) of the database's backends: on a shared machine the rates move with the load,
+ * the CPU per delivery much less.
  *
  *   npx node bench/webhooks.ts [deliveries=5000] [rounds=3]
  *   DATABASE_URL=postgres://... npx node bench/webhooks.ts     # also on PostgreSQL
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
@@ -37,6 +40,53 @@ const ADDRESS = "127.0.0.12";
 const URL_ = `https://hooks.example.test:8443/bench`;
 const BODY = JSON.stringify({ id: "evt_1", type: "alert.zone_enter", data: { alert: { text: "x".repeat(900) } } });
 
+/** CPU time (ms) of a process, from /proc (Linux; 0 elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL backends connected to database `name`. */
+function backendPids(name: string): number[] {
+  try {
+    return readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/comm`, "utf8").startsWith("postgres") && readFileSync(`/proc/${d}/cmdline`, "utf8").includes(` ${name} `);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU (ms) this process, and the backends of database `db` if given, use from now on; per backend, so one that exits subtracts nothing. */
+function cpuMeter(db: string | null): () => { own: number; db: number } {
+  const own0 = process.cpuUsage();
+  const db0 = new Map(db === null ? [] : backendPids(db).map((pid) => [pid, cpuMs(pid)]));
+  return () => {
+    const own = process.cpuUsage(own0);
+    const used = db === null ? 0 : backendPids(db).reduce((sum, pid) => sum + Math.max(0, cpuMs(pid) - (db0.get(pid) ?? 0)), 0);
+    return { own: (own.user + own.system) / 1000, db: used };
+  };
+}
+
+interface Run {
+  rate: number;
+  /** CPU ms per 1,000 deliveries: this process, the database's backends. */
+  cpu: { own: number; db: number };
+}
+
+const perThousand = (c: { own: number; db: number }): { own: number; db: number } => ({ own: (c.own / N) * 1000, db: (c.db / N) * 1000 });
+
 async function pool(n: number, concurrency: number, fn: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
@@ -46,8 +96,9 @@ async function pool(n: number, concurrency: number, fn: (i: number) => Promise<v
   );
 }
 
-async function baseline(ca: string): Promise<number> {
+async function baseline(ca: string): Promise<Run> {
   const agent = new Agent({ connect: { ca, lookup: (_h, _o, cb) => cb(null, [{ address: ADDRESS, family: 4 }]) } });
+  const cpu = cpuMeter(null);
   const t0 = performance.now();
   await pool(N, CONCURRENCY, async () => {
     const r = await request(URL_, { method: "POST", dispatcher: agent, body: BODY, headers: { "content-type": "application/json" } });
@@ -55,21 +106,24 @@ async function baseline(ca: string): Promise<number> {
     if (r.statusCode !== 204) throw new Error(`baseline got ${r.statusCode}`);
   });
   const rate = N / ((performance.now() - t0) / 1000);
+  const used = cpu();
   await agent.close();
-  return rate;
+  return { rate, cpu: perThousand(used) };
 }
 
-async function clientOnly(transport: DeliveryTransport): Promise<number> {
+async function clientOnly(transport: DeliveryTransport): Promise<Run> {
   const claim: ClaimedDelivery = { deliveryId: 1, attempt: 1, deliveryUuid: "", leaseToken: "", trigger: "auto", tries: 0, resumeStatus: null, eventId: 1, eventType: "alert.zone_enter", body: BODY, endpointId: 1, accountId: "a", url: URL_, secrets: ["whsec_benchbenchbenchbenchbenchbench01"] };
+  const cpu = cpuMeter(null);
   const t0 = performance.now();
   await pool(N, CONCURRENCY, async (i) => {
     const r = await transport.send({ url: URL_, body: BODY, headers: deliveryHeaders({ ...claim, deliveryUuid: String(i) }, Date.now(), "Service-Webhooks/1 (bench)") });
     if (!r.success) throw new Error(`client got ${r.statusCode} ${r.error}`);
   });
-  return N / ((performance.now() - t0) / 1000);
+  const rate = N / ((performance.now() - t0) / 1000);
+  return { rate, cpu: perThousand(cpu()) };
 }
 
-async function worker(location: StoreLocation, transport: DeliveryTransport, round: number): Promise<{ rate: number; emitMs: number }> {
+async function worker(location: StoreLocation, transport: DeliveryTransport, round: number): Promise<Run & { emitMs: number }> {
   const store: Store = await openStore(location);
   try {
     const webhooks = new SqlWebhookStore(store.db, store.dialect, new SecretBox(randomBytes(32)));
@@ -102,12 +156,14 @@ async function worker(location: StoreLocation, transport: DeliveryTransport, rou
         if (++done === N) finish();
       },
     });
+    const cpu = cpuMeter(location.engine === "postgres" ? new URL(location.url).pathname.slice(1) : null);
     const t0 = performance.now();
     w.start();
     await finished;
     const rate = N / ((performance.now() - t0) / 1000);
+    const used = cpu();
     await w.stop();
-    return { rate, emitMs };
+    return { rate, cpu: perThousand(used), emitMs };
   } finally {
     await store.close();
   }
@@ -125,9 +181,9 @@ if (process.env.DATABASE_URL) {
 
 const median = (xs: number[]) => percentile(xs, 50);
 const rows: string[] = [];
-const base: number[] = [];
-const client: number[] = [];
-const work = new Map<string, number[]>(engines.map((e) => [e.name, []]));
+const base: Run[] = [];
+const client: Run[] = [];
+const work = new Map<string, Run[]>(engines.map((e) => [e.name, []]));
 const emits = new Map<string, number[]>(engines.map((e) => [e.name, []]));
 await baseline(pki.ca); // warm-up: TLS sessions, JIT
 for (let round = 0; round < ROUNDS; round++) {
@@ -135,19 +191,24 @@ for (let round = 0; round < ROUNDS; round++) {
   client.push(await clientOnly(transport));
   for (const e of engines) {
     const r = await worker(e.location, transport, round);
-    work.get(e.name)!.push(r.rate);
+    work.get(e.name)!.push(r);
     emits.get(e.name)!.push(r.emitMs);
   }
   process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
 }
-const b = median(base);
-rows.push(`| baseline: plain undici POST | ${Math.round(b)} | 100% |`);
-rows.push(`| delivery client (checks + HMAC), no store | ${Math.round(median(client))} | ${((median(client) / b) * 100).toFixed(0)}% |`);
-for (const e of engines) {
-  const w = median(work.get(e.name)!);
-  rows.push(`| worker on ${e.name}: claim, sign, send, record | ${Math.round(w)} | ${((w / b) * 100).toFixed(0)}% |`);
-}
-process.stdout.write(`${N} deliveries per run, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds\n\n| path | deliveries/s | of baseline |\n|---|---|---|\n${rows.join("\n")}\n`);
+const row = (name: string, runs: Run[], b: number): string => {
+  const rate = median(runs.map((r) => r.rate));
+  const own = Math.round(median(runs.map((r) => r.cpu.own)));
+  const db = Math.round(median(runs.map((r) => r.cpu.db)));
+  return `| ${name} | ${Math.round(rate)} | ${((rate / b) * 100).toFixed(0)}% | ${own} | ${db || "-"} |`;
+};
+const b = median(base.map((r) => r.rate));
+rows.push(row("baseline: plain undici POST", base, b));
+rows.push(row("delivery client (checks + HMAC), no store", client, b));
+for (const e of engines) rows.push(row(`worker on ${e.name}: claim, sign, send, record`, work.get(e.name)!, b));
+process.stdout.write(
+  `${N} deliveries per run, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds; CPU ms per 1,000 deliveries of this process (sender and receiver) and of the database's backends\n\n| path | deliveries/s | of baseline | CPU ms / 1k, process | CPU ms / 1k, PostgreSQL |\n|---|---|---|---|---|\n${rows.join("\n")}\n`,
+);
 for (const e of engines) process.stdout.write(`recording ${N} alerts with their deliveries (${e.name}): median ${Math.round(median(emits.get(e.name)!))} ms\n`);
 await transport.close();
 await receiver.close();

@@ -79,6 +79,14 @@ export interface ClaimedDelivery {
   secrets: string[];
 }
 
+/** An attempt that was sent, with its outcome, for recording. */
+export interface CompletedAttempt {
+  claim: ClaimedDelivery;
+  result: AttemptResult;
+  /** When the answer (or the failure) came; the next retry counts from it. */
+  endedAt?: number;
+}
+
 export interface AttemptResult {
   success: boolean;
   statusCode: number | null;
@@ -141,8 +149,18 @@ export interface WebhookStore {
    * endpoint was turned off by this failure.
    */
   completeAttempt(claim: ClaimedDelivery, result: AttemptResult, now: number): Promise<{ applied: boolean; endpointDisabled: boolean }>;
-  /** The same for many attempts in one transaction (a worker's group commit); results in order. */
-  completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]>;
+  /**
+   * The same for many attempts in one transaction (a worker's group commit); results in order.
+   * Each retry is scheduled from its attempt's `endedAt` (default `now`), the end of the
+   * attempt that failed, however long its outcome waited to be written.
+   */
+  completeAttempts(items: readonly CompletedAttempt[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]>;
+  /**
+   * Hands back claims that were never sent (a worker stopping with attempts queued): the
+   * lease is freed and the in-flight log row removed, as if the claim had not been made.
+   * Claims whose lease was taken over meanwhile are left alone.
+   */
+  releaseClaims(claims: readonly ClaimedDelivery[], now: number): Promise<void>;
 
   listDeliveries(accountId: string, endpointId: number, filter: DeliveryFilter): Promise<Delivery[]>;
   getDelivery(accountId: string, deliveryId: number): Promise<Delivery | null>;

@@ -43,6 +43,20 @@ export function deliveryHeaders(claim: ClaimedDelivery, nowMs: number, userAgent
   };
 }
 
+/** An attempt's outcome waiting to be recorded, and who waits for it. */
+interface PendingOutcome {
+  claim: ClaimedDelivery;
+  result: AttemptResult;
+  endedAt: number;
+  resolve: (r: { applied: boolean; endpointDisabled: boolean }) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Outcomes recorded per transaction at most. */
+const RECORD_BATCH = 500;
+/** How long the recorder waits for more outcomes to join a small batch, at most. */
+const GATHER_MS = 4;
+
 /**
  * Claims due deliveries from the store, sends them, records the outcomes. Any number of
  * workers (in one process or many) can run against one database: the claim is atomic and
@@ -50,18 +64,30 @@ export function deliveryHeaders(claim: ClaimedDelivery, nowMs: number, userAgent
  * claims to expire and be taken over, the interrupted attempt logged as such. Delivery is
  * therefore at least once: an attempt that reached the receiver just before the kill is
  * sent again, with the same event id and a new Service-Delivery.
+ *
+ * Under `start()` three stages run side by side, so that none waits for another's round
+ * trip to the database: the claimer keeps a queue of claimed attempts ahead of the senders,
+ * the senders (`concurrency` of them) take from it, and the recorder writes finished
+ * outcomes in batches. A sender is free again as soon as its answer is in, not when its
+ * outcome is written; the claimer pauses while outcomes wait to be written, so a slow
+ * database slows claiming instead of piling up leases it cannot honour.
  */
 export class DeliveryWorker {
   readonly #store: WebhookStore;
   readonly #transport: DeliveryTransport;
   readonly #clock: Clock;
   readonly #opt: ResolvedOptions;
-  readonly #inflight = new Set<Promise<void>>();
+  /** Claimed and not yet sent, oldest first. */
+  #ready: ClaimedDelivery[] = [];
+  /** Requests on the wire, each until its outcome is queued for recording. */
+  readonly #sending = new Set<Promise<void>>();
   #running = false;
   #loop: Promise<void> | null = null;
   #wakeUp: (() => void) | null = null;
   #woken = false;
-  #outcomes: { claim: ClaimedDelivery; result: AttemptResult; resolve: (r: { applied: boolean; endpointDisabled: boolean }) => void; reject: (e: unknown) => void }[] = [];
+  /** The last claim filled what it asked for, so more may be due: a freed slot is worth a claim at once. */
+  #moreDue = false;
+  #outcomes: PendingOutcome[] = [];
   #recording: Promise<void> | null = null;
 
   constructor(store: WebhookStore, transport: DeliveryTransport, clock: Clock, options: WorkerOptions) {
@@ -87,11 +113,15 @@ export class DeliveryWorker {
 
   /** Sends one claimed attempt and records it. */
   async attempt(claim: ClaimedDelivery): Promise<{ result: AttemptResult; applied: boolean; endpointDisabled: boolean }> {
-    const headers = deliveryHeaders(claim, this.#clock.now(), this.#opt.userAgent);
-    const result = await this.#transport.send({ url: claim.url, body: claim.body, headers });
-    const { applied, endpointDisabled } = await this.#record(claim, result);
+    const result = await this.#send(claim);
+    const { applied, endpointDisabled } = await this.#record(claim, result, this.#clock.now());
     this.#opt.onAttempt?.(claim, result, endpointDisabled);
     return { result, applied, endpointDisabled };
+  }
+
+  #send(claim: ClaimedDelivery): Promise<AttemptResult> {
+    const headers = deliveryHeaders(claim, this.#clock.now(), this.#opt.userAgent);
+    return this.#transport.send({ url: claim.url, body: claim.body, headers });
   }
 
   /**
@@ -99,9 +129,9 @@ export class DeliveryWorker {
    * transaction per attempt would cap the embedded store at a few hundred deliveries a
    * second; a batch costs little more than one.
    */
-  #record(claim: ClaimedDelivery, result: AttemptResult): Promise<{ applied: boolean; endpointDisabled: boolean }> {
+  #record(claim: ClaimedDelivery, result: AttemptResult, endedAt: number): Promise<{ applied: boolean; endpointDisabled: boolean }> {
     return new Promise((resolve, reject) => {
-      this.#outcomes.push({ claim, result, resolve, reject });
+      this.#outcomes.push({ claim, result, endedAt, resolve, reject });
       this.#recording ??= this.#recordQueued();
     });
   }
@@ -109,8 +139,13 @@ export class DeliveryWorker {
   async #recordQueued(): Promise<void> {
     // Let attempts finishing in this turn of the event loop join the batch.
     await new Promise((r) => setImmediate(r));
+    // While requests are on the wire, give their answers a few milliseconds to join too: with
+    // the senders running on, outcomes arrive a few at a time, and each batch is a transaction.
+    for (let waited = 0; waited < GATHER_MS && this.#sending.size > 0 && this.#outcomes.length < this.#opt.concurrency / 2; waited++) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
     while (this.#outcomes.length > 0) {
-      const batch = this.#outcomes.splice(0, 200);
+      const batch = this.#outcomes.splice(0, RECORD_BATCH);
       try {
         const done = await this.#store.completeAttempts(batch, this.#clock.now());
         batch.forEach((b, i) => b.resolve(done[i]!));
@@ -118,6 +153,8 @@ export class DeliveryWorker {
         // Nothing of the batch was recorded: its leases expire and the attempts are made again.
         for (const b of batch) b.reject(e);
       }
+      // Written: the claimer may have paused for this.
+      if (this.#moreDue) this.#wakeUp?.();
     }
     this.#recording = null;
   }
@@ -135,41 +172,79 @@ export class DeliveryWorker {
     this.#wakeUp?.();
   }
 
-  /** Stops claiming and waits for the attempts in flight (each ends within its deadline). */
+  /**
+   * Stops claiming, hands back what was claimed and not yet sent (as if never claimed: no
+   * attempt is logged for it), and waits for the attempts in flight (each ends within its
+   * deadline) and for their outcomes to be written.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     this.wake();
     await this.#loop;
-    await Promise.all(this.#inflight);
-    await this.#recording;
+    const unsent = this.#ready.splice(0);
+    if (unsent.length > 0) await this.#store.releaseClaims(unsent, this.#clock.now()).catch((e: unknown) => this.#opt.onError?.(e, "handing back unsent claims"));
+    while (this.#sending.size > 0) await Promise.all(this.#sending);
+    while (this.#recording) await this.#recording;
+  }
+
+  /**
+   * How many to claim now. The queue of claimed attempts is refilled when it falls to half
+   * the senders, by a whole batch, up to two rounds of the senders: deep enough that a sender
+   * finishing while a claim is on its way to the database finds work, and few claims (each
+   * is a transaction; with claims of half a round the worker on SQLite measured 333-353 ms
+   * of CPU per 1,000 deliveries, against 254-320 before this pipeline), shallow enough that
+   * an attempt waits at most two deadlines for a sender, far inside its lease. Nothing is claimed while four
+   * rounds of the senders' outcomes wait to be written: a write costs about the same for
+   * 50 outcomes as for 250 (on PostgreSQL it is mostly round trips and the commit), so the
+   * recorder keeps up by writing larger batches, and only a database that cannot keep up
+   * at all holds claiming back.
+   */
+  #claimRoom(): number {
+    const { concurrency, batchSize } = this.#opt;
+    if (this.#ready.length > concurrency / 2) return 0;
+    if (this.#outcomes.length >= Math.max(batchSize, 4 * concurrency)) return 0;
+    return Math.min(batchSize, 2 * concurrency - this.#ready.length);
   }
 
   async #run(): Promise<void> {
     while (this.#running) {
-      const free = this.#opt.concurrency - this.#inflight.size;
+      const room = this.#claimRoom();
       let claimed = 0;
-      if (free > 0) {
+      if (room > 0) {
         try {
-          const claims = await this.#store.claimDue(this.#clock.now(), this.#opt.leaseMs, Math.min(free, this.#opt.batchSize));
+          const claims = await this.#store.claimDue(this.#clock.now(), this.#opt.leaseMs, room);
           claimed = claims.length;
-          for (const c of claims) {
-            const p: Promise<void> = this.attempt(c)
-              .then(() => undefined)
-              .catch((e: unknown) => this.#opt.onError?.(e, "recording a delivery attempt"))
-              .finally(() => {
-                this.#inflight.delete(p);
-                // Refill in batches rather than one claim query per finished attempt.
-                if (this.#inflight.size <= this.#opt.concurrency / 2) this.#wakeUp?.();
-              });
-            this.#inflight.add(p);
-          }
+          this.#ready.push(...claims);
+          this.#fill();
         } catch (e) {
           this.#opt.onError?.(e, "claiming deliveries");
         }
+        this.#moreDue = claimed === room;
       }
       // A full batch means more may be due: claim again at once while there is room.
-      if (claimed > 0 && claimed === Math.min(free, this.#opt.batchSize) && this.#inflight.size < this.#opt.concurrency) continue;
+      if (this.#moreDue && this.#claimRoom() > 0) continue;
       await this.#sleep();
+    }
+  }
+
+  /** Starts claimed attempts while senders are free. */
+  #fill(): void {
+    while (this.#running && this.#sending.size < this.#opt.concurrency && this.#ready.length > 0) {
+      const claim = this.#ready.shift()!;
+      const p: Promise<void> = this.#send(claim)
+        .then((result) => {
+          // The sender is free once the answer is in; the outcome is written with the next batch.
+          this.#record(claim, result, this.#clock.now())
+            .then(({ endpointDisabled }) => this.#opt.onAttempt?.(claim, result, endpointDisabled))
+            .catch((e: unknown) => this.#opt.onError?.(e, "recording a delivery attempt"));
+        })
+        .catch((e: unknown) => this.#opt.onError?.(e, "sending a delivery attempt"))
+        .finally(() => {
+          this.#sending.delete(p);
+          this.#fill();
+          if (this.#moreDue && this.#claimRoom() > 0) this.#wakeUp?.();
+        });
+      this.#sending.add(p);
     }
   }
 

@@ -3,6 +3,7 @@ import type { EventType } from "../../../domain/alerts/payload.ts";
 import type {
   AttemptResult,
   ClaimedDelivery,
+  CompletedAttempt,
   CreateEndpointResult,
   Delivery,
   DeliveryFilter,
@@ -92,8 +93,12 @@ export class SqlWebhookStore implements WebhookStore {
     return this.#queue.completeAttempt(claim, result, now);
   }
 
-  completeAttempts(items: readonly { claim: ClaimedDelivery; result: AttemptResult }[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
+  completeAttempts(items: readonly CompletedAttempt[], now: number): Promise<{ applied: boolean; endpointDisabled: boolean }[]> {
     return this.#queue.completeAttempts(items, now);
+  }
+
+  releaseClaims(claims: readonly ClaimedDelivery[], now: number): Promise<void> {
+    return this.#queue.releaseClaims(claims, now);
   }
 
   listDeliveries(accountId: string, endpointId: number, filter: DeliveryFilter): Promise<Delivery[]> {

@@ -27,6 +27,7 @@ import { sanctionsAlertsByVersion } from "./0028-sanctions-alerts-by-version.ts"
 import { stationDeletion } from "./0030-station-deletion.ts";
 import { openGaps } from "./0031-open-gaps.ts";
 import { chargeCalls } from "./0032-charge-calls.ts";
+import { webhookDueOrder } from "./0033-webhook-due-order.ts";
 import { mcpTasks } from "./0034-mcp-tasks.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
@@ -64,6 +65,7 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0030_station_deletion": stationDeletion(types),
     "0031_open_gaps": openGaps(),
     "0032_charge_calls": chargeCalls(types),
+    "0033_webhook_due_order": webhookDueOrder(),
     "0034_mcp_tasks": mcpTasks(types),
   };
 }
