@@ -1,0 +1,50 @@
+/**
+ * `npm test`'s runner (test/run.ts) on files of known outcome: what it counts, which files it
+ * names as failed, and its exit code, with every file in one worker and with a worker each.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+
+const ROOT = join(import.meta.dirname, "..");
+const fixture = (name: string) => `test/fixtures/runner/${name}.fixture.ts`;
+
+function runner(files: string[], workers: number): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(ROOT, "test/run.ts"), ...files], { cwd: ROOT, env: { ...process.env, MDS_TEST_WORKERS: String(workers), INIT_CWD: ROOT } }, (err, stdout) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout });
+    });
+  });
+}
+
+const line = (out: string, name: string) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, "m").exec(out)?.[1]);
+
+describe("npm test's runner", () => {
+  for (const workers of [1, 3]) {
+    it(`passing files exit 0 with their counts (${workers} worker${workers > 1 ? "s" : ""})`, async () => {
+      const r = await runner([fixture("passes")], workers);
+      assert.equal(r.code, 0, r.out);
+      assert.deepEqual([line(r.out, "tests"), line(r.out, "pass"), line(r.out, "skipped"), line(r.out, "fail")], [3, 2, 1, 0]);
+      assert.doesNotMatch(r.out, /files with failures/);
+    });
+
+    it(`a failing test fails the run, naming its file and no other (${workers} worker${workers > 1 ? "s" : ""})`, async () => {
+      const r = await runner([fixture("passes"), fixture("fails")], workers);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /✖ fails/);
+      assert.deepEqual([line(r.out, "pass"), line(r.out, "fail")], [3, 1]);
+      const failed = r.out.slice(r.out.indexOf("files with failures"));
+      assert.match(failed, /fails\.fixture\.ts/);
+      assert.doesNotMatch(failed, /passes\.fixture\.ts/);
+    });
+
+    // A worker's report is lost with it: every file it held is named, so none passes unseen.
+    it(`a file that ends its worker's process fails the run, naming it (${workers} worker${workers > 1 ? "s" : ""})`, async () => {
+      const r = await runner([fixture("passes"), fixture("exits")], workers);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /a worker ended \(exit 7\)/);
+      assert.match(r.out.slice(r.out.indexOf("files with failures")), /exits\.fixture\.ts/);
+    });
+  }
+});
