@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { startChild, stop } from "./child-server.ts";
+import { cpuMs } from "./process-cpu.ts";
 import { percentile } from "./percentile.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 
@@ -58,19 +59,6 @@ function threadCpuMs(pid: number): { mainUser: number; mainSystem: number; other
     // The process is gone: nothing to add.
   }
   return out;
-}
-
-/**
- * CPU time (ms) a process has used, from /proc (Linux). Throughput on a shared machine moves
- * with its load; CPU per request moves much less, so it is reported beside it.
- */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
 }
 
 /** The processes of Redis and PostgreSQL on this machine (they serve the pipeline's stores). */

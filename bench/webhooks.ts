@@ -30,6 +30,7 @@ import { SqlAccountStore } from "../src/adapters/storage/accounts/accounts-store
 import { systemClock } from "../src/interfaces/clock.ts";
 import type { ClaimedDelivery, NewAlert } from "../src/interfaces/webhooks.ts";
 import { mapResolver, policyAllowing, startReceiver, testPki } from "../test/helpers/webhooks.ts";
+import { cpuMs } from "./process-cpu.ts";
 import { percentile } from "./percentile.ts";
 import { scratchDatabase } from "./scratch-database.ts";
 
@@ -39,16 +40,6 @@ const CONCURRENCY = 64;
 const ADDRESS = "127.0.0.12";
 const URL_ = `https://hooks.example.test:8443/bench`;
 const BODY = JSON.stringify({ id: "evt_1", type: "alert.zone_enter", data: { alert: { text: "x".repeat(900) } } });
-
-/** CPU time (ms) of a process, from /proc (Linux; 0 elsewhere). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 /** The PostgreSQL backends connected to database `name`. */
 function backendPids(name: string): number[] {
