@@ -1,6 +1,6 @@
 /**
  * Writing an operation's envelope: JSON.stringify against a serializer compiled from its output
- * schema (src/adapters/http/envelope-serializer.ts, with its type guards), and against
+ * schema (bench/envelope-serializer.ts, with its type guards), and against
  * fast-json-stringify fed the output schema as zod gives it (nullable as anyOf, no guards).
  * Rounds alternate between the three; µs per body, medians of the rounds.
  *
@@ -11,7 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import fastJsonStringify from "fast-json-stringify";
-import { compile, envelopeSchema } from "../src/adapters/http/envelope-serializer.ts";
+import { compile, envelopeSchema } from "./envelope-serializer.ts";
 import { exampleOf } from "../src/adapters/web/schema-example.ts";
 import type { Operation } from "../src/operations/operation.ts";
 import { OPERATIONS } from "../src/operations/registry.ts";

@@ -1,6 +1,6 @@
 import fastJsonStringify from "fast-json-stringify";
-import type { Operation } from "../../operations/operation.ts";
-import { jsonSchemaOf, type JsonSchema, responseSchema } from "../../operations/response-schema.ts";
+import type { Operation } from "../src/operations/operation.ts";
+import { jsonSchemaOf, type JsonSchema, responseSchema } from "../src/operations/response-schema.ts";
 import { serializableSchema } from "./serializable-schema.ts";
 
 /**
@@ -18,11 +18,12 @@ const TAIL = ["count", "next", "data", "withheld", "attribution", "license", "so
  * throw, and that body is written by JSON.stringify instead, so the answer a client reads never
  * depends on which one wrote it.
  *
- * Not on REST's path (result-reply.ts uses JSON.stringify): on Node 24 JSON.stringify wrote a
- * port page's envelope faster than this, and no slower than fast-json-stringify without the
- * type guards (bench/envelope-serializers.ts, bench/README.md "SQLite per-call profile and
- * compiled serializers"). Kept, with its equality test, for the measurement to be repeated
- * on a later Node or a larger body.
+ * Not on REST's path (src/adapters/http/result-reply.ts uses JSON.stringify): on Node 24
+ * JSON.stringify wrote a port page's envelope faster than this, and no slower than
+ * fast-json-stringify without the type guards (bench/envelope-serializers.ts, bench/README.md
+ * "SQLite per-call profile and compiled serializers"). So it lives with the benches, kept with
+ * its equality test (test/bench/) for the measurement to be repeated on a later Node or a
+ * larger body.
  */
 export class EnvelopeSerializers {
   readonly #compiled = new Map<string, (body: unknown) => string>();

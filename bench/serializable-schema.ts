@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../../operations/response-schema.ts";
+import type { JsonSchema } from "../src/operations/response-schema.ts";
 
 /**
  * An operation's output JSON Schema rewritten for fast-json-stringify so that its compiled

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { compile, EnvelopeSerializers } from "../../../src/adapters/http/envelope-serializer.ts";
-import { exampleOf } from "../../../src/adapters/web/schema-example.ts";
-import type { Source } from "../../../src/domain/rights/source.ts";
-import type { Answer } from "../../../src/operations/answer.ts";
-import { envelopeOf } from "../../../src/operations/envelope.ts";
-import type { Operation } from "../../../src/operations/operation.ts";
-import { OPERATIONS } from "../../../src/operations/registry.ts";
-import { jsonSchemaOf, responseSchema } from "../../../src/operations/response-schema.ts";
-import { HOSTILE_VALUES } from "../../../scripts/hostile-values.ts";
-import { startTestService, type TestService } from "../../helpers/service.ts";
+import { compile, EnvelopeSerializers } from "../../bench/envelope-serializer.ts";
+import { exampleOf } from "../../src/adapters/web/schema-example.ts";
+import type { Source } from "../../src/domain/rights/source.ts";
+import type { Answer } from "../../src/operations/answer.ts";
+import { envelopeOf } from "../../src/operations/envelope.ts";
+import type { Operation } from "../../src/operations/operation.ts";
+import { OPERATIONS } from "../../src/operations/registry.ts";
+import { jsonSchemaOf, responseSchema } from "../../src/operations/response-schema.ts";
+import { HOSTILE_VALUES } from "../../scripts/hostile-values.ts";
+import { startTestService, type TestService } from "../helpers/service.ts";
 
 /**
  * A serializer compiled from an operation's output schema must write exactly what
