@@ -114,4 +114,6 @@ if (failedFiles.length > 0) lines.push(`✖ files with failures:\n${failedFiles.
 process.stdout.write(`${lines.join("\n")}\n`);
 const out = process.env.MDS_TEST_TIMES;
 if (out) writeFileSync(out, times.sort((a, b) => b.seconds - a.seconds).map((t) => `${t.seconds.toFixed(1)} ${t.file}`).join("\n") + "\n");
-process.exitCode = failedFiles.length > 0 || total.fail > 0 || total.cancelled > 0 || total.tests === 0 ? 1 : 0;
+// No file at all is a mistake (a path that matched nothing); files whose suites are all skipped (no browser) are not.
+if (files.length === 0) process.stdout.write("✖ no test files to run\n");
+process.exitCode = failedFiles.length > 0 || total.fail > 0 || total.cancelled > 0 || files.length === 0 ? 1 : 0;

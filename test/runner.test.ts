@@ -29,6 +29,13 @@ describe("npm test's runner", () => {
       assert.doesNotMatch(r.out, /files with failures/);
     });
 
+    it(`a file whose only suite is skipped passes, as node:test has it (${workers} worker${workers > 1 ? "s" : ""})`, async () => {
+      const r = await runner([fixture("skipped-suite")], workers);
+      assert.equal(r.code, 0, r.out);
+      assert.match(r.out, /nothing to run it with/);
+      assert.deepEqual([line(r.out, "tests"), line(r.out, "fail")], [0, 0]);
+    });
+
     it(`a failing test fails the run, naming its file and no other (${workers} worker${workers > 1 ? "s" : ""})`, async () => {
       const r = await runner([fixture("passes"), fixture("fails")], workers);
       assert.equal(r.code, 1);
