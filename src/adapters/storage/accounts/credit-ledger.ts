@@ -30,6 +30,8 @@ export class SqlCreditLedger implements CreditLedger {
   /** key|period -> calls and credits not yet written. */
   readonly #pending = new Map<string, { keyId: string; period: string; calls: number; credits: number }>();
   #timer: NodeJS.Timeout | null = null;
+  /** The last write of the tallies: a flush waits for it, so what it carries is in before a read. */
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(db: Kysely<Database>, dialect: SqlDialect) {
     this.#db = db;
@@ -115,9 +117,17 @@ export class SqlCreditLedger implements CreditLedger {
   /**
    * Writes the buffered per-key tallies, a statement per chunk of keys rather than per key:
    * a deployment whose callers rotate hundreds of keys would otherwise spend a round trip on
-   * each, several times a second.
+   * each, several times a second. Writes follow one another: a flush that found nothing
+   * pending still waits for a timed write already under way, or `usage()` could read the
+   * table before the calls that write carries are in it.
    */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    const write = this.#writing.catch(() => undefined).then(() => this.#writePending());
+    this.#writing = write;
+    return write;
+  }
+
+  async #writePending(): Promise<void> {
     const batch = [...this.#pending.values()];
     this.#pending.clear();
     for (let i = 0; i < batch.length; i += KEY_TALLY_CHUNK) {
