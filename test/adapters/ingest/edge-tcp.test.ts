@@ -53,15 +53,29 @@ describe("station TCP listener: idle timeout and connection caps", () => {
   });
 
   it("a station that keeps sending keeps its socket past many idle timeouts", async () => {
-    const c = await open(listener.port);
-    c.socket.write(`AUTH ${st.secret}\n`);
-    let n = 0;
-    const feed = setInterval(() => c.socket.write(`${positionLine({ mmsi: 340_000_100 + (n++ % 50), lat: 57, lon: 20 })}\n`), 50);
-    const closedEarly = await closesWithin(c.closed, 1_500);
-    clearInterval(feed);
-    assert.equal(closedEarly, false);
-    c.socket.end();
-    await c.closed;
+    // The listener and this sender share one event loop: when the whole process stalls longer
+    // than the idle timeout (a loaded machine), the listener heard nothing for that long either.
+    // An attempt with such a gap proves nothing and is made again; one without must stay open.
+    for (let attempt = 1; ; attempt++) {
+      const c = await open(listener.port);
+      c.socket.write(`AUTH ${st.secret}\n`);
+      let n = 0;
+      let last = performance.now();
+      let longestGap = 0;
+      const feed = setInterval(() => {
+        const now = performance.now();
+        longestGap = Math.max(longestGap, now - last);
+        last = now;
+        c.socket.write(`${positionLine({ mmsi: 340_000_100 + (n++ % 50), lat: 57, lon: 20 })}\n`);
+      }, 50);
+      const closedEarly = await closesWithin(c.closed, 1_500);
+      clearInterval(feed);
+      if (closedEarly && longestGap >= 250 && attempt < 5) continue;
+      assert.equal(closedEarly, false, `closed though at most ${longestGap.toFixed(0)} ms passed between lines (attempt ${attempt})`);
+      c.socket.end();
+      await c.closed;
+      return;
+    }
   });
 
   it("connections beyond the per-address cap are closed on accept; another address still gets in; beyond the listener cap nobody does", async () => {
