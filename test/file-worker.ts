@@ -1,9 +1,7 @@
 /**
- * One of `npm test`'s worker processes (test/run.ts starts them): it runs the test files it is
- * given, one after another, inside this process (node:test's `isolation: "none"`), writes the
- * spec report to stdout, and ends with one summary line for the runner.
- *
- *   node test/file-worker.ts <file>...
+ * One of `npm test`'s worker processes (test/run.ts forks them): it asks the runner for a test
+ * file, runs it inside this process (node:test's `isolation: "none"`), sends back the file's
+ * spec report and counts, and asks for the next, until the runner has none left.
  *
  * Why not a process per file (node:test's default): nearly every file loads the service's
  * modules, about 0.65 s of CPU each even with the compile cache, and on two cores the suite's
@@ -12,38 +10,32 @@
  * same worker; the files close what they open, and a file that needs a process of its own
  * (`mds` as a user runs it) spawns one, as before.
  *
- * In this mode node:test ends the run when the event loop has nothing left to do, so the
- * worker has no channel of its own that would keep it open: the summary goes out on stdout.
+ * Why a file at a time from the runner rather than a share fixed at the start: a file's time
+ * depends on what runs beside it, so a fixed share left some workers running long after the
+ * others had ended; taking the next file when one ends keeps every worker busy to the end.
  */
 import { run } from "node:test";
 import { spec } from "node:test/reporters";
-import { noCounts, SUMMARY_MARK, TEST_TIMEOUT_MS, type WorkerSummary } from "./worker-summary.ts";
+import { type FileResult, noCounts, type RunnerMessage, TEST_TIMEOUT_MS, type WorkerMessage } from "./worker-messages.ts";
 
 /** A test's outcome event, as node:test gives it. */
 interface TestEvent {
-  file?: string;
   details?: { type?: string; error?: { failureType?: string } };
   skip?: boolean | string;
   todo?: boolean | string;
 }
 
-async function main(files: string[]): Promise<void> {
+/** node:test's own closing summary lines: the runner prints one summary for the suite. */
+const SUMMARY_LINE = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /;
+
+async function runFile(file: string): Promise<FileResult> {
   const counts = noCounts();
-  const seen = new Map<string, { first: number; last: number }>();
-  const failed = new Set<string>();
-  const stream = run({ files, isolation: "none", timeout: TEST_TIMEOUT_MS });
-  const touch = (e: TestEvent) => {
-    if (!e.file) return;
-    const now = performance.now();
-    const t = seen.get(e.file) ?? { first: now, last: now };
-    t.last = now;
-    seen.set(e.file, t);
-  };
-  stream.on("test:dequeue", touch);
+  let failed = false;
+  const started = performance.now();
+  const stream = run({ files: [file], isolation: "none", timeout: TEST_TIMEOUT_MS });
   // Suites are counted apart by node:test; only tests are counted here, as its summary does.
   const isTest = (e: TestEvent) => e.details?.type !== "suite";
   stream.on("test:pass", (e: TestEvent) => {
-    touch(e);
     if (!isTest(e)) return;
     counts.tests++;
     if (e.skip) counts.skipped++;
@@ -51,7 +43,6 @@ async function main(files: string[]): Promise<void> {
     else counts.pass++;
   });
   stream.on("test:fail", (e: TestEvent) => {
-    touch(e);
     if (e.todo) {
       if (isTest(e)) {
         counts.tests++;
@@ -59,29 +50,37 @@ async function main(files: string[]): Promise<void> {
       }
       return;
     }
-    if (e.file) failed.add(e.file);
+    failed = true;
     if (!isTest(e)) return;
     counts.tests++;
     if (e.details?.error?.failureType === "cancelledByParent") counts.cancelled++;
     else counts.fail++;
   });
+  let report = "";
   await new Promise<void>((resolve, reject) => {
     stream
       .compose(spec)
       .on("data", (chunk: string | Buffer) => {
-        // The reporter's closing summary (ℹ lines) is the runner's to print once, for the whole suite.
         const text = chunk.toString();
-        if (!/^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /.test(text)) process.stdout.write(text);
+        if (!SUMMARY_LINE.test(text)) report += text;
       })
       .on("end", resolve)
       .on("error", reject);
   });
-  const summary: WorkerSummary = {
-    counts,
-    times: [...seen].map(([file, t]) => ({ file, seconds: (t.last - t.first) / 1000 })),
-    failedFiles: [...failed],
-  };
-  process.stdout.write(`\n${SUMMARY_MARK}${JSON.stringify(summary)}\n`);
+  return { file, counts, failed, seconds: (performance.now() - started) / 1000, report };
 }
 
-await main(process.argv.slice(2));
+/** Sends a message and resolves with the runner's answer: the next file, or null when there is none. */
+function exchange(message: WorkerMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    process.once("message", (m: RunnerMessage) => resolve(m.file));
+    process.send!(message);
+  });
+}
+
+if (!process.send) {
+  console.error("test/file-worker.ts is started by test/run.ts (npm test), not by hand");
+  process.exit(2);
+}
+for (let file = await exchange({ done: null }); file !== null; ) file = await exchange({ done: await runFile(file) });
+process.disconnect();

@@ -1,20 +1,21 @@
 /**
- * `npm test`: every test file, split among a few worker processes (test/file-worker.ts) that
- * each load the service's modules once and run their files one after another. The split
- * evens out the measured time of each file (`test/file-seconds.txt`; a file not listed counts
- * as the median), longest first, so no worker is left with the long browser suites at the end.
- * Each worker's report is printed whole when it ends, then one summary for the suite.
+ * `npm test`: every test file, run by a few worker processes (test/file-worker.ts) that each
+ * load the service's modules once and run files one after another. The files wait in one
+ * queue, longest first by their measured time (`test/file-seconds.txt`; a file not listed
+ * counts as the median), and a worker takes the next as soon as it ends one, so the long
+ * browser suites start at once and no worker is left alone at the end. Each file's report is
+ * printed whole when it ends, then one summary for the suite.
  *
  *   npm test                               # the whole suite
  *   npm test -- test/cli/*.test.ts         # some files
  *   MDS_TEST_WORKERS=4 npm test            # worker processes (default below)
  *   MDS_TEST_TIMES=times.txt npm test      # also writes each file's seconds, to refresh the list
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { globSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { globalSetup } from "./global-setup.ts";
-import { noCounts, SUMMARY_MARK, type TestCounts, type WorkerSummary } from "./worker-summary.ts";
+import { noCounts, type RunnerMessage, type TestCounts, type WorkerMessage } from "./worker-messages.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 /**
@@ -24,8 +25,8 @@ const ROOT = join(import.meta.dirname, "..");
  * 259 s and 14 took 313 s (more CPU lost to contention); bench/README.md, "The test suite".
  */
 const WORKERS = Math.max(1, Number(process.env.MDS_TEST_WORKERS ?? 8));
-/** A worker that has printed nothing for this long is stuck (a test's own time-out is 2 minutes). */
-const SILENT_LIMIT_MS = 10 * 60_000;
+/** A file running this long is stuck (a test's own time-out is 2 minutes; the longest file takes under 2). */
+const FILE_LIMIT_MS = 10 * 60_000;
 
 // npm runs scripts in the package's folder; INIT_CWD is where `npm test` was typed.
 const given = process.argv.slice(2).map((f) => relative(ROOT, resolve(process.env.INIT_CWD ?? process.cwd(), f)));
@@ -42,71 +43,75 @@ function measuredSeconds(): Map<string, number> {
   return seconds;
 }
 
-/** Longest first, each file to the worker with the least time so far. */
-function split(all: string[], workers: number): string[][] {
+/** Longest first: the files that take longest start first, while every worker is free. */
+function queue(all: string[]): string[] {
   const measured = measuredSeconds();
   const known = [...measured.values()].sort((a, b) => a - b);
   const median = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
   const cost = (f: string) => measured.get(f) ?? median;
-  const shards = Array.from({ length: Math.min(workers, all.length) }, () => ({ files: [] as string[], seconds: 0 }));
-  for (const f of [...all].sort((a, b) => cost(b) - cost(a))) {
-    const least = shards.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-    least.files.push(f);
-    least.seconds += cost(f);
-  }
-  return shards.map((s) => s.files);
-}
-
-/** Runs one worker; resolves with its summary (null when it ended without one). */
-function runWorker(shard: string[]): Promise<{ summary: WorkerSummary | null; output: string; exit: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [join(ROOT, "test/file-worker.ts"), ...shard.map((f) => join(ROOT, f))], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-    let output = "";
-    let silent = setTimeout(stuck, SILENT_LIMIT_MS);
-    function stuck() {
-      output += `\n✖ a worker printed nothing for ${SILENT_LIMIT_MS / 60_000} minutes and was stopped; its files: ${shard.join(", ")}\n`;
-      child.kill("SIGKILL");
-    }
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      output += chunk;
-      clearTimeout(silent);
-      silent = setTimeout(stuck, SILENT_LIMIT_MS);
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(silent);
-      const at = output.lastIndexOf(SUMMARY_MARK);
-      const summary = at >= 0 ? (JSON.parse(output.slice(at + SUMMARY_MARK.length)) as WorkerSummary) : null;
-      done({ summary, output: at >= 0 ? output.slice(0, at) : output, exit: signal ?? `exit ${code}` });
-    });
-  });
+  return [...all].sort((a, b) => cost(b) - cost(a));
 }
 
 globalSetup();
 const started = performance.now();
-const shards = split(files, WORKERS);
+const waiting = queue(files);
 const total = noCounts();
 const failedFiles: string[] = [];
 const times: { file: string; seconds: number }[] = [];
-await Promise.all(
-  shards.map(async (shard) => {
-    const { summary, output, exit } = await runWorker(shard);
-    process.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
-    if (!summary) {
-      // A worker that died (a file that exited the process, or crashed it) fails all its files: which one did it shows above.
-      process.stdout.write(`✖ a worker ended (${exit}) before its files finished: ${shard.join(", ")}\n`);
-      failedFiles.push(...shard);
+const seconds = () => ((performance.now() - started) / 1000).toFixed(0);
+
+/**
+ * Runs a worker until the queue is empty; resolves when it has ended. A worker that dies (a
+ * file that exited the process, or crashed it) fails the file it was running, and a fresh
+ * worker takes the rest of the queue. A file still running after FILE_LIMIT_MS is stopped
+ * with its worker. A worker that dies before asking for a file fails the run and is not replaced.
+ */
+function runWorker(): Promise<void> {
+  return new Promise((done) => {
+    const child: ChildProcess = fork(join(ROOT, "test/file-worker.ts"), [], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    let asked = false;
+    let current: string | null = null;
+    let limit: NodeJS.Timeout | undefined;
+    const fail = (why: string) => {
+      process.stdout.write(`\n✖ ${why}\n`);
       total.fail++;
-      return;
-    }
-    for (const k of Object.keys(total) as (keyof TestCounts)[]) total[k] += summary.counts[k];
-    failedFiles.push(...summary.failedFiles.map((f) => relative(ROOT, f)));
-    times.push(...summary.times.map((t) => ({ file: relative(ROOT, t.file), seconds: t.seconds })));
-  }),
-);
+    };
+    child.on("message", (m: WorkerMessage) => {
+      clearTimeout(limit);
+      asked = true;
+      if (m.done) {
+        const r = m.done;
+        process.stdout.write(r.report.endsWith("\n") ? r.report : `${r.report}\n`);
+        for (const k of Object.keys(total) as (keyof TestCounts)[]) total[k] += r.counts[k];
+        if (r.failed) failedFiles.push(relative(ROOT, r.file));
+        times.push({ file: relative(ROOT, r.file), seconds: r.seconds });
+      }
+      const next = waiting.shift() ?? null;
+      current = next;
+      child.send({ file: next && join(ROOT, next) } satisfies RunnerMessage);
+      if (next) limit = setTimeout(() => child.kill("SIGKILL"), FILE_LIMIT_MS);
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(limit);
+      const how = signal ?? `exit ${code}`;
+      if (!asked) {
+        fail(`a worker could not start (${how})`);
+        return done();
+      }
+      if (current === null) return done();
+      fail(`a worker ended (${how}) before its file finished, ${current}${signal === "SIGKILL" ? ` (stopped after ${FILE_LIMIT_MS / 60_000} minutes)` : ""}`);
+      failedFiles.push(current);
+      if (waiting.length > 0) runWorker().then(done);
+      else done();
+    });
+  });
+}
+
+const ended: string[] = [];
+await Promise.all(Array.from({ length: Math.min(WORKERS, files.length) }, () => runWorker().then(() => ended.push(seconds()))));
 
 const lines = [
-  `ℹ files ${files.length} in ${shards.length} workers`,
+  `ℹ files ${files.length} in ${ended.length} workers, which ended at ${ended.join(", ")} s`,
   ...(Object.keys(total) as (keyof TestCounts)[]).map((k) => `ℹ ${k} ${total[k]}`),
   `ℹ duration_ms ${(performance.now() - started).toFixed(0)}`,
 ];

@@ -1,6 +1,6 @@
 /**
  * `npm test`'s runner (test/run.ts) on files of known outcome: what it counts, which files it
- * names as failed, and its exit code, with every file in one worker and with a worker each.
+ * names as failed, and its exit code, with every file in one worker and with several.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -46,12 +46,16 @@ describe("npm test's runner", () => {
       assert.doesNotMatch(failed, /passes\.fixture\.ts/);
     });
 
-    // A worker's report is lost with it: every file it held is named, so none passes unseen.
-    it(`a file that ends its worker's process fails the run, naming it (${workers} worker${workers > 1 ? "s" : ""})`, async () => {
-      const r = await runner([fixture("passes"), fixture("exits")], workers);
+    // The file that ends its worker fails alone: a fresh worker takes the files still waiting.
+    it(`a file that ends its worker's process fails the run, naming it; the other files still run (${workers} worker${workers > 1 ? "s" : ""})`, async () => {
+      const r = await runner([fixture("exits"), fixture("passes"), fixture("fails")], workers);
       assert.equal(r.code, 1);
-      assert.match(r.out, /a worker ended \(exit 7\)/);
-      assert.match(r.out.slice(r.out.indexOf("files with failures")), /exits\.fixture\.ts/);
+      assert.match(r.out, /a worker ended \(exit 7\) before its file finished, test\/fixtures\/runner\/exits\.fixture\.ts/);
+      assert.deepEqual([line(r.out, "pass"), line(r.out, "fail")], [3, 2], "the other files' tests, and the exit counted as a failure");
+      const failed = r.out.slice(r.out.indexOf("files with failures"));
+      assert.match(failed, /exits\.fixture\.ts/);
+      assert.match(failed, /fails\.fixture\.ts/);
+      assert.doesNotMatch(failed, /passes\.fixture\.ts/);
     });
   }
 });
