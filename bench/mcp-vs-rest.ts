@@ -21,7 +21,7 @@
  * above REST's whatever the server does.
  *
  * The lines marked "(undici request)" send the same requests with undici's `request()` over one
- * keep-alive Agent, REST and MCP alike, and are compared with the REST line sent the same way:
+ * keep-alive Agent, REST, MCP and the two floors alike, and are compared with the REST line sent the same way:
  * the same client on both sides. `fetch` costs more for a POST with a body than for a GET, so
  * on the fetch lines part of MCP's multiple is the client's; the earlier lines are kept as they
  * were so runs stay comparable with earlier ones.
