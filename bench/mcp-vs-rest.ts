@@ -9,8 +9,8 @@
  * own client sent it once (captured through the transport's fetch), in both eras: the 2025 one
  * (a stateless POST after `initialize`) and 2026-07-28 (one POST with the per-request
  * envelope), both answered as JSON. So the figures are server time plus
- * one HTTP exchange, without the client SDK's own result validation; a last line times the
- * SDK client end to end for reference, and the last three give the server's own time (Fastify's
+ * one HTTP exchange, without the client SDK's own result validation; one line times the
+ * SDK client end to end for reference, and three give the server's own time (Fastify's
  * inject(), no sockets, no client). Service and client share one process on the embedded
  * SQLite store; variants alternate per round so drift in the machine's load hits them alike.
  *
@@ -19,12 +19,19 @@
  * HTTP costs for each shape with no service work at all. MCP is a POST with a body, and its
  * answer carries the data twice (structuredContent and the same JSON as text), so its floor is
  * above REST's whatever the server does.
+ *
+ * The lines marked "(undici request)" send the same requests with undici's `request()` over one
+ * keep-alive Agent, REST, MCP and the two floors alike, and are compared with the REST line sent the same way:
+ * the same client on both sides. `fetch` costs more for a POST with a body than for a GET, so
+ * on the fetch lines part of MCP's multiple is the client's; the earlier lines are kept as they
+ * were so runs stay comparable with earlier ones.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import Fastify from "fastify";
+import { Agent, request } from "undici";
 import { importMissingDatasets } from "../src/adapters/importers/datasets.ts";
 import { importSanctions } from "../src/adapters/importers/sanctions-import.ts";
 import { parseConfig } from "../src/config.ts";
@@ -82,6 +89,18 @@ try {
     const text = await r.text();
     if (r.status !== 200 || text.includes('"isError":true') || text.includes('"error":{')) throw new Error(`MCP call answered ${r.status}: ${text.slice(0, 300)}`);
   };
+  // The same client for both faces: undici's request() over one keep-alive pool.
+  const agent = new Agent();
+  const restRequest = (url: string) => async () => {
+    const r = await request(url, { dispatcher: agent, headers: { authorization: `Bearer ${nextKey()}` } });
+    const text = await r.body.text();
+    if (r.statusCode !== 200) throw new Error(`${url} answered ${r.statusCode}: ${text.slice(0, 200)}`);
+  };
+  const mcpRequest = (sent: Sent, url = sent.url) => async () => {
+    const r = await request(url, { dispatcher: agent, method: "POST", headers: { ...sent.headers, authorization: `Bearer ${nextKey()}` }, body: sent.body });
+    const text = await r.body.text();
+    if (r.statusCode !== 200 || text.includes('"isError":true') || text.includes('"error":{')) throw new Error(`MCP call answered ${r.statusCode}: ${text.slice(0, 300)}`);
+  };
   const sdkClient = new Client({ name: "bench-sdk", version: "1" });
   await sdkClient.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), authorization: `Bearer ${nextKey()}` } }) }));
   const sdkCall = (name: string, args: Record<string, unknown>) => async () => {
@@ -125,20 +144,31 @@ try {
     await (await fetch(`${floorBase}/mcp`, { method: "POST", headers: { ...legacyPort.headers, authorization: `Bearer ${nextKey()}` }, body: legacyPort.body })).text();
   };
 
+  const legacyScreen = await capture("legacy", "screen_vessels", screenArgs);
+  const modernScreen = await capture("modern", "screen_vessels", screenArgs);
+
   /** [name, call, index of the REST line it is compared with] */
   const variants: [string, () => Promise<void>, number][] = [
     ["REST GET /api/v1/ports/NLRTM", restCall("/api/v1/ports/NLRTM"), 0],
     ["MCP get_port, 2025-11-25 (JSON answer)", mcpCall(legacyPort), 0],
     ["MCP get_port, 2026-07-28 (JSON answer)", mcpCall(modernPort), 0],
     ["REST GET /api/v1/screen (10 ids)", restCall(`/api/v1/screen?ids=${ids}`), 3],
-    ["MCP screen_vessels 10 ids, 2025-11-25", mcpCall(await capture("legacy", "screen_vessels", screenArgs)), 3],
-    ["MCP screen_vessels 10 ids, 2026-07-28", mcpCall(await capture("modern", "screen_vessels", screenArgs)), 3],
+    ["MCP screen_vessels 10 ids, 2025-11-25", mcpCall(legacyScreen), 3],
+    ["MCP screen_vessels 10 ids, 2026-07-28", mcpCall(modernScreen), 3],
     ["MCP get_port through the SDK client, 2025-11-25", sdkCall("get_port", portArgs), 0],
     ["server time: REST GET /api/v1/ports/NLRTM (inject)", restInject("/api/v1/ports/NLRTM"), 7],
     ["server time: MCP get_port, 2025-11-25 (inject)", mcpInject(legacyPort), 7],
     ["server time: MCP get_port, 2026-07-28 (inject)", mcpInject(modernPort), 7],
     ["transport floor: GET, the REST body as fixed bytes", floorRest, 10],
     ["transport floor: POST, the MCP get_port answer as fixed bytes", floorMcp, 10],
+    ["REST GET /api/v1/ports/NLRTM (undici request)", restRequest(`${base}/api/v1/ports/NLRTM`), 12],
+    ["MCP get_port, 2025-11-25 (undici request)", mcpRequest(legacyPort), 12],
+    ["MCP get_port, 2026-07-28 (undici request)", mcpRequest(modernPort), 12],
+    ["REST GET /api/v1/screen (10 ids) (undici request)", restRequest(`${base}/api/v1/screen?ids=${ids}`), 15],
+    ["MCP screen_vessels 10 ids, 2025-11-25 (undici request)", mcpRequest(legacyScreen), 15],
+    ["MCP screen_vessels 10 ids, 2026-07-28 (undici request)", mcpRequest(modernScreen), 15],
+    ["transport floor: GET, the REST body as fixed bytes (undici request)", restRequest(`${floorBase}/api/v1/ports/NLRTM`), 18],
+    ["transport floor: POST, the MCP get_port answer as fixed bytes (undici request)", mcpRequest(legacyPort, `${floorBase}/mcp`), 18],
   ];
   const baselineOf = (i: number) => variants[i]![2];
 
@@ -154,6 +184,7 @@ try {
     }
   }
   await sdkClient.close();
+  await agent.close();
   await floor.close();
 
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

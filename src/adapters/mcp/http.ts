@@ -224,8 +224,8 @@ export function registerMcp(app: FastifyInstance, options: McpOptions): void {
           }
         }
         // The tasks extension first: a task-augmented call would otherwise look like a plain one below.
-        const tasked = await answerTaskRequest(taskDeps, req.method, req.headers, parsedBody, { ctx: call, reauthenticate });
-        if (tasked !== null) return reply.header("content-type", "application/json").send(Buffer.from(tasked));
+        const tasked = answerTaskRequest(taskDeps, req.method, req.headers, parsedBody, { ctx: call, reauthenticate });
+        if (tasked !== null) return reply.header("content-type", "application/json").send(Buffer.from(await tasked));
         const direct = options.directToolCalls === false ? null : directToolCall(req.method, req.headers, parsedBody, toolsByName, MAX_TOOL_INPUT_ELEMENTS);
         if (direct) {
           const result = await runTool(deps, direct.spec, direct.args, call);

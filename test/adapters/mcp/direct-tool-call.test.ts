@@ -7,7 +7,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import Fastify, { type FastifyInstance } from "fastify";
-import { directToolCall } from "../../../src/adapters/mcp/direct-tool-call.ts";
+import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { directToolCall, directToolCallResponse } from "../../../src/adapters/mcp/direct-tool-call.ts";
+import { rememberJson } from "../../../src/adapters/mcp/known-json.ts";
 import { registerMcp } from "../../../src/adapters/mcp/http.ts";
 import { MAX_TOOL_INPUT_ELEMENTS } from "../../../src/adapters/mcp/server.ts";
 import { buildToolSpecs } from "../../../src/adapters/mcp/tools.ts";
@@ -133,5 +135,25 @@ describe("plain tool calls answered directly, the same as the SDK answers them",
     }
     assert.equal(directToolCall("GET", headers, call("get_port", {}), tools, MAX_TOOL_INPUT_ELEMENTS), null);
     assert.equal(directToolCall("POST", { ...headers, "content-type": "text/plain" }, call("get_port", {}), tools, MAX_TOOL_INPUT_ELEMENTS), null);
+  });
+});
+
+describe("the direct answer's text", () => {
+  it("is JSON.stringify's of the JSON-RPC response byte for byte, in both eras, with number and string ids", () => {
+    const spec = tools.get("get_port")!;
+    const structured = { type: "port", data: { name: "Rotterdam", note: 'quote " and \\ and \u2028' }, commercialScope: "none" };
+    const text = JSON.stringify(structured);
+    rememberJson(structured, text);
+    const result = { content: [{ type: "text" as const, text }], structuredContent: structured, _meta: { "mds/request": { requestId: "r", creditsCharged: 1, creditsRemaining: 9 } } };
+    const serverInfo = { name: "mds", version: "1" };
+    for (const era of ["legacy", "modern"] as const) {
+      for (const id of [7, "call-7", 0]) {
+        const out = era === "modern" ? { ...result, _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverInfo }, resultType: "complete" } : result;
+        assert.equal(directToolCallResponse({ id, spec, args: {}, era }, result, serverInfo), JSON.stringify({ result: out, jsonrpc: "2.0", id }), `${era} ${id}`);
+      }
+    }
+    // An error result: no structured content, `isError` kept.
+    const failed = { content: [{ type: "text" as const, text: "Error x" }], isError: true, _meta: { "mds/error": { code: "x" } } };
+    assert.equal(directToolCallResponse({ id: 1, spec, args: {}, era: "legacy" }, failed, serverInfo), JSON.stringify({ result: failed, jsonrpc: "2.0", id: 1 }));
   });
 });
