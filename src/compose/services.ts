@@ -10,6 +10,7 @@ import { FeedStations } from "../adapters/storage/stations/feed-stations.ts";
 import { FixedWindowLimiter } from "../adapters/limits/fixed-window-limiter.ts";
 import { RedisAdmission } from "../adapters/storage/redis/admission.ts";
 import { SequentialAdmission } from "../adapters/limits/sequential-admission.ts";
+import { InProcessAdmission } from "../adapters/limits/in-process-admission.ts";
 import { MemoryAttemptWindows } from "../adapters/limits/memory-attempts.ts";
 import { RedisAttemptWindows } from "../adapters/storage/redis/attempt-windows.ts";
 import { announcingRevocations } from "../adapters/storage/redis/announcing-accounts.ts";
@@ -181,8 +182,15 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     ledger = redisLedger;
     admission = new RedisAdmission({ redisUrl: config.redisUrl, ledger: redisLedger, ratePrefix, onError: (err) => log.warn({ err }, "admission: Redis error") });
   } else {
-    ledger = store.engine === "sqlite" ? new WriteBehindLedger(sqlLedger) : new BatchedCreditLedger(store.counters, sqlLedger);
-    admission = new SequentialAdmission(new FixedWindowLimiter(clock), ledger);
+    if (store.engine === "sqlite") {
+      // Window and balance both in this process's memory: a call is admitted without waiting (in-process-admission.ts).
+      const writeBehind = new WriteBehindLedger(sqlLedger);
+      ledger = writeBehind;
+      admission = new InProcessAdmission(new FixedWindowLimiter(clock), writeBehind);
+    } else {
+      ledger = new BatchedCreditLedger(store.counters, sqlLedger);
+      admission = new SequentialAdmission(new FixedWindowLimiter(clock), ledger);
+    }
   }
   // Plaintext secrets (from before sealing) and ones sealed under a rotated-away key are sealed under the current key now.
   const webhookStore = new SqlWebhookStore(store.db, store.dialect, secretBox);

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -28,8 +28,9 @@ export function newSecret(prefix: "mds_sk" | "mds_st"): string {
 
 export const KEY_PATTERN = /^mds_sk_[0-9A-Za-z]{32}$/;
 
+/** SHA-256 in hex. The one-shot hash() writes the same digest as createHash() without building a Hash object: a key is hashed on every call. */
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 /** What the UDP signing key is derived over; a new derivation gets a new label. */

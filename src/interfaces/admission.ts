@@ -32,6 +32,7 @@ export interface AdmissionDecision {
  * process asks its limiter and its ledger in turn (sequential-admission.ts).
  */
 export interface Admission {
-  admit(request: AdmissionRequest): Promise<AdmissionDecision>;
+  /** A decision, or one to wait for: the in-process admission (in-process-admission.ts) usually decides at once, saving the call its awaits. */
+  admit(request: AdmissionRequest): AdmissionDecision | Promise<AdmissionDecision>;
   close(): Promise<void>;
 }

@@ -24,6 +24,11 @@ export class FixedWindowLimiter implements RateLimiter {
   }
 
   async consume(subject: string, perSecond: number): Promise<RateDecision> {
+    return this.take(subject, perSecond);
+  }
+
+  /** consume()'s decision, returned at once: the window is this process's memory, there is nothing to wait for. */
+  take(subject: string, perSecond: number): RateDecision {
     const now = this.#clock.now();
     this.#sweep(now);
     // Plans differ in rate, and a key that changes plan starts a fresh budget at the new rate.

@@ -1,3 +1,4 @@
+import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import type { FastifyInstance } from "fastify";
 import { registerAuthorize } from "./authorize.ts";
@@ -23,6 +24,9 @@ export function registerOAuth(app: FastifyInstance, deps: OAuthDeps): void {
   void app.register(async (scope) => {
     // The web pages may register the same parser at the root first; one is enough.
     if (!scope.hasContentTypeParser("application/x-www-form-urlencoded")) await scope.register(formbody);
+    // The consent page reads the browser's session and CSRF cookies (deps.currentUser, deps.csrf): the plugin
+    // is registered here and in the web pages' context only, so that the API's calls run none of its hooks.
+    await scope.register(cookie);
     // A body Fastify cannot parse is the client's mistake, answered in OAuth's error shape.
     scope.setErrorHandler(async (err: { statusCode?: number; message?: string }, req, reply) => {
       if (typeof err.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500) return sendOAuthError(reply, 400, "invalid_request", `the request body is malformed: ${err.message ?? ""}`);

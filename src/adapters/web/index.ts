@@ -53,9 +53,11 @@ const distOf = (pkg: string) => dirname(require.resolve(pkg));
 
 /**
  * The web face: home, sign-in and the account pages, server-rendered, with a strict CSP
- * and every asset served from here. Cookies and form bodies are registered on the whole
- * app (the OAuth pages read the session and post forms too); security headers, assets and
- * pages live in their own context so the JSON API's answers stay as they were.
+ * and every asset served from here. Form bodies are registered on the whole app (the OAuth
+ * pages post forms too). The cookie plugin, security headers, assets and pages live in their
+ * own context, so the JSON API's answers stay as they were and its calls, which never read a
+ * cookie, do not run the plugin's two hooks (parse on request, write on send) on every call;
+ * the OAuth pages, which read the session too, register the plugin in their own context.
  */
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   const secure = deps.baseUrl?.startsWith("https:") ?? false;
@@ -71,9 +73,9 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     revokeGrant: deps.revokeGrant ?? (async () => false),
   };
   configureSessions(app, { sessions, users, clock: deps.clock, secure });
-  app.register(cookie);
   app.register(formbody, { bodyLimit: 256 * 1024 });
   app.register(async (web) => {
+    await web.register(cookie);
     registerSecurityHeaders(web, secure);
     await web.register(fastifyStatic, { root: join(PROJECT_ROOT, "public"), prefix: "/assets/", maxAge: 3_600_000 });
     await web.register(fastifyStatic, { root: distOf("leaflet"), prefix: "/vendor/leaflet/", decorateReply: false, maxAge: 86_400_000 });

@@ -58,10 +58,22 @@ export class WriteBehindLedger implements CreditLedger {
   }
 
   async charge(accountId: string, keyId: string, period: string, cost: number, limit: number): Promise<ChargeResult> {
-    const k = `${accountId}|${period}`;
+    const held = this.chargeHeld(accountId, keyId, period, cost, limit);
+    if (held) return held;
     await this.#balance(accountId, period);
-    // From here to the end of the check-and-add there is no await: no other charge can run in between.
-    const used = this.#used.get(k)!;
+    // The balance is held from here on (it is never dropped): the charge is decided at once.
+    return this.chargeHeld(accountId, keyId, period, cost, limit)!;
+  }
+
+  /**
+   * The charge decided at once when this process holds the balance, without an await; undefined
+   * (nothing charged) when the balance must first be read from the store, which charge() does.
+   * The check and the add run with nothing in between, so no other charge can interleave.
+   */
+  chargeHeld(accountId: string, keyId: string, period: string, cost: number, limit: number): ChargeResult | undefined {
+    const k = `${accountId}|${period}`;
+    const used = this.#used.get(k);
+    if (used === undefined) return undefined;
     if (used + cost > limit) return { ok: false, used };
     this.#used.set(k, used + cost);
     this.#add(accountId, period, cost);
