@@ -143,7 +143,12 @@ export async function aishubMock(body: () => string): Promise<{ url: string; que
   return { url: `http://127.0.0.1:${port}/ws.php`, queries, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-export async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 15_000): Promise<T> {
+/**
+ * Polls `f` until it gives a value. The bound is generous on purpose: it only ends a run that
+ * would wait forever, and a machine loaded many times over its cores (the whole suite beside
+ * other jobs) took over 15 s to carry 200 feed messages through ingest.
+ */
+export async function until<T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await f();
