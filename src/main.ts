@@ -25,7 +25,7 @@ export async function createService(config: Config, options: OpenOptions = {}): 
   const core = await openServices(config, options);
   let app: FastifyInstance;
   try {
-    ({ app } = buildServer(core, { projectRoot: PROJECT_ROOT, oauth: options.oauth, mcpTasks: options.mcpTasks }));
+    ({ app } = buildServer(core, { projectRoot: PROJECT_ROOT, oauth: options.oauth, mcpTasks: options.mcpTasks, httpLimits: options.httpLimits }));
   } catch (e) {
     await core.close();
     throw e;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../adapters/http/app.ts";
+import { buildApp, type HttpLimits } from "../adapters/http/app.ts";
 import { registerIngestRoute } from "../adapters/ingest/http-route.ts";
 import { registerMcp } from "../adapters/mcp/http.ts";
 import type { McpTaskSeams } from "../adapters/mcp/tasks/task-runner.ts";
@@ -26,7 +26,7 @@ export interface Server {
  * The HTTP face over opened services: REST, MCP, station ingest over HTTP and the docs
  * pages, on one Fastify app that is built but not listening.
  */
-export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean; oauth?: OAuthSeams; mcpTasks?: McpTaskSeams }): Server {
+export function buildServer(core: ServiceCore, options: { projectRoot: string; ready?: boolean; oauth?: OAuthSeams; mcpTasks?: McpTaskSeams; httpLimits?: Partial<HttpLimits> }): Server {
   const { config, pipeline, ingest } = core;
   // One list of allowed hosts for /mcp (DNS rebinding) and for links built from the Host header.
   const hosts = hostPolicy({ baseUrl: config.baseUrl, listenHost: config.host, extraHosts: config.mcpAllowedHosts, extraOrigins: config.mcpAllowedOrigins });
@@ -39,6 +39,7 @@ export function buildServer(core: ServiceCore, options: { projectRoot: string; r
     trustProxy: config.trustProxy,
     logLevel: config.logLevel,
     metricRegistries: [ingest.metrics.registry, core.webhooks.metrics.registry],
+    limits: options.httpLimits,
   });
   const gate = new ReadinessGate(options.ready ?? true);
   gate.register(app, config.baseUrl);

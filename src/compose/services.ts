@@ -7,6 +7,7 @@ import { FeedMetrics } from "../adapters/ingest/feeds/metrics.ts";
 import { FeedRunner, type FeedRunnerOptions } from "../adapters/ingest/feeds/runner.ts";
 import { SqlFeedStore } from "../adapters/storage/stations/feed-store.ts";
 import { FeedStations } from "../adapters/storage/stations/feed-stations.ts";
+import type { HttpLimits } from "../adapters/http/app.ts";
 import { FixedWindowLimiter } from "../adapters/limits/fixed-window-limiter.ts";
 import { RedisAdmission } from "../adapters/storage/redis/admission.ts";
 import { SequentialAdmission } from "../adapters/limits/sequential-admission.ts";
@@ -125,6 +126,8 @@ export interface OpenOptions {
   feeds?: FeedRunnerOptions;
   /** Tests hold MCP tasks between their pages (adapters/mcp/tasks/task-runner.ts). */
   mcpTasks?: McpTaskSeams;
+  /** Tests lengthen the keep-alive of the HTTP listener (adapters/http/app.ts). */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 /** The sign-in seams of the OAuth server (the web face supplies them) and its metadata fetcher. */

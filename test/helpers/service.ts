@@ -215,7 +215,18 @@ export async function startTestService(
     copyFileSync(options.withData !== false ? await sqliteTemplate() : await sqliteEmptyTemplate(), join(dataDir, "mds.sqlite"));
   }
   // Each service gets its own rate-limit namespace, so suites sharing one Redis do not meet.
-  const service = await createService(config(env), { clock, rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`, webhooks: options.webhooks, oauth: options.oauth, feeds: options.feeds, mcpTasks: options.mcpTasks });
+  const service = await createService(config(env), {
+    clock,
+    rateLimitPrefix: `mds:test:${randomBytes(4).toString("hex")}`,
+    webhooks: options.webhooks,
+    oauth: options.oauth,
+    feeds: options.feeds,
+    mcpTasks: options.mcpTasks,
+    // Test and service share one process, so a stall of the whole process (a loaded machine) can let the listener's
+    // keep-alive timer fire before it reads a request the client already sent on that socket: ECONNRESET. The
+    // client keeps a socket 2 s less than the listener; a minute apart no stall reaches. The edge tests set their own.
+    httpLimits: { keepAliveTimeoutMs: 60_000 },
+  });
   return {
     service,
     clock,
