@@ -45,10 +45,12 @@ const BENCHMARKS: Benchmark[] = [
   { name: "pages-vs-api", file: "pages-vs-api.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "api-processes", file: "api-processes.ts", quickArgs: ["1", "1"], requires: ["DATABASE_URL", "REDIS_URL"] },
   { name: "sanctions-changes", file: "sanctions-changes.ts", quickArgs: ["1", "200"], alsoUses: ["DATABASE_URL"] },
+  { name: "envelope-serializers", file: "envelope-serializers.ts", quickArgs: [] },
+  { name: "mcp-server-profile", file: "mcp-server-profile.ts", quickArgs: ["200", "both"] },
 ];
 
 /** Files of bench/ that other benchmarks use; everything else in bench/ must be in BENCHMARKS. */
-const HELPERS = new Set(["run.ts", "percentile.ts", "scratch-database.ts", "engine-service.ts", "bare-server.ts", "pipeline-server.ts", "child-server.ts"]);
+const HELPERS = new Set(["run.ts", "percentile.ts", "scratch-database.ts", "engine-service.ts", "bare-server.ts", "pipeline-server.ts", "child-server.ts", "process-cpu.ts", "envelope-serializer.ts", "serializable-schema.ts"]);
 
 const benchDir = import.meta.dirname;
 
