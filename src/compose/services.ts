@@ -106,7 +106,7 @@ export interface ServiceCore {
   derived: DerivedFacts | null;
   /** Failed sign-ins and the OAuth endpoints' calls per address: in Redis under `{REDIS_PREFIX}:attempts` when it is set, in the process otherwise. */
   attempts: AttemptWindows;
-  /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
+  /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set, else by PostgreSQL's NOTIFY, or seen in SQLite's file version). */
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
   log: Logger;

@@ -15,9 +15,10 @@ export const KEY_CACHE_TTL_MS = 1_000;
 
 /**
  * How long a key lookup is remembered when every process hears of revocations and plan
- * changes at once (the Redis channel; a process that lost it forgets everything when it is
- * back). It bounds only a lost announcement. Hundreds of keys in rotation otherwise cost the
- * database hundreds of lookups a second per process.
+ * changes at once (the Redis channel, or PostgreSQL's NOTIFY without Redis; a process that
+ * lost its channel forgets everything, and on PostgreSQL keeps forgetting every
+ * KEY_CACHE_TTL_MS until it is back). It bounds only a lost announcement. Hundreds of keys in
+ * rotation otherwise cost the database hundreds of lookups a second per process.
  */
 export const ANNOUNCED_KEY_CACHE_TTL_MS = 60_000;
 
