@@ -26,6 +26,7 @@ import { SqlCreditLedger } from "../adapters/storage/accounts/credit-ledger.ts";
 import { WriteBehindLedger } from "../adapters/storage/accounts/write-behind-ledger.ts";
 import { BatchedCreditLedger } from "../adapters/storage/accounts/batched-credit-ledger.ts";
 import { SqliteKeyRevocations } from "../adapters/storage/accounts/sqlite-key-revocations.ts";
+import { PostgresKeyRevocations } from "../adapters/storage/accounts/postgres-key-revocations.ts";
 import { RedisCreditLedger } from "../adapters/storage/redis/credit-ledger.ts";
 import { openStore, type Store, type StoreLocation } from "../adapters/storage/database.ts";
 import { SqlPositionStore } from "../adapters/storage/positions/positions-store.ts";
@@ -106,7 +107,7 @@ export interface ServiceCore {
   derived: DerivedFacts | null;
   /** Failed sign-ins and the OAuth endpoints' calls per address: in Redis under `{REDIS_PREFIX}:attempts` when it is set, in the process otherwise. */
   attempts: AttemptWindows;
-  /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set). */
+  /** Revoked keys are forgotten here at once and announced to the other processes (through Redis when set, else by PostgreSQL's NOTIFY, or seen in SQLite's file version). */
   revocations: KeyRevocations;
   /** Structured log on stderr, so a command's answer on stdout stays clean. */
   log: Logger;
@@ -165,12 +166,16 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const sqlAccounts = new SqlAccountStore(store.db, clock);
   // The authenticator is built below; a revocation reaches it through this late-bound call.
   let forgetKey: (what: CachedCredentials) => void = () => {};
-  // Without Redis on SQLite, a change another process commits to the file is noticed by polling the file's version, as often as a short cache would expire.
-  const revocations =
-    !config.redisUrl && store.engine === "sqlite"
-      ? new SqliteKeyRevocations(store.db, (what) => forgetKey(what), { everyMs: KEY_CACHE_TTL_MS, onError: (err) => log.warn({ err }, "key revocations: reading the SQLite file's version failed") })
-      : keyRevocations({ redisUrl: config.redisUrl, forget: (what) => forgetKey(what), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") });
-  if (revocations instanceof SqliteKeyRevocations) await revocations.ready();
+  // With Redis, changes are announced on its channel. Without: on SQLite, a change another process commits to the file is
+  // noticed by polling the file's version, as often as a short cache would expire; on PostgreSQL, the database announces
+  // each change (migration 0035) to a connection every process listens on, and while that connection is down the cache
+  // is forgotten as often as a short one would expire.
+  const revocations = config.redisUrl
+    ? keyRevocations({ redisUrl: config.redisUrl, forget: (what) => forgetKey(what), onError: (err) => log.warn({ err }, "key revocation channel: Redis error") })
+    : config.databaseUrl
+      ? new PostgresKeyRevocations(config.databaseUrl, (what) => forgetKey(what), { everyMs: KEY_CACHE_TTL_MS, onError: (err) => log.warn({ err }, "key revocations: the PostgreSQL connection listening for key changes failed; keys are forgotten every second until it is back") })
+      : new SqliteKeyRevocations(store.db, (what) => forgetKey(what), { everyMs: KEY_CACHE_TTL_MS, onError: (err) => log.warn({ err }, "key revocations: reading the SQLite file's version failed") });
+  if (revocations instanceof SqliteKeyRevocations || revocations instanceof PostgresKeyRevocations) await revocations.ready();
   const accounts = announcingRevocations(sqlAccounts, revocations);
   // With Redis, every process charges one balance there, written behind to the store (docs/adr/0001-credit-ledger.md),
   // and draws on one rate window per key; a call's rate limit and charge are decided together, in one script.
@@ -268,7 +273,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const oauthStore = new SqlOAuthStore(store.db);
   const oauth: OAuthCore = { store: oauthStore, tokens: new OAuthTokenVerifier(oauthStore, clock), connectedApps: new ConnectedApps(oauthStore, clock) };
   // Keys everywhere; OAuth access tokens where the call's address is the one they were issued for (/mcp).
-  // Keys are remembered longer where every process hears of revocations and plan changes (Redis).
+  // Keys are remembered longer where every process hears of revocations and plan changes (Redis, SQLite's file version, PostgreSQL's NOTIFY).
   const keyCacheTtl = revocations.shared ? ANNOUNCED_KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS;
   const pipeline: Pipeline = { services, auth: new KeyAuthenticator(accounts, clock, new OAuthPrincipals(oauth.tokens, accounts), keyCacheTtl) };
   forgetKey = (what) => pipeline.auth.forget(what === "all" ? undefined : what);

@@ -15,9 +15,10 @@ export const KEY_CACHE_TTL_MS = 1_000;
 
 /**
  * How long a key lookup is remembered when every process hears of revocations and plan
- * changes at once (the Redis channel; a process that lost it forgets everything when it is
- * back). It bounds only a lost announcement. Hundreds of keys in rotation otherwise cost the
- * database hundreds of lookups a second per process.
+ * changes at once (the Redis channel, or PostgreSQL's NOTIFY without Redis; a process that
+ * lost its channel forgets everything, and on PostgreSQL keeps forgetting every
+ * KEY_CACHE_TTL_MS until it is back). It bounds only a lost announcement. Hundreds of keys in
+ * rotation otherwise cost the database hundreds of lookups a second per process.
  */
 export const ANNOUNCED_KEY_CACHE_TTL_MS = 60_000;
 
@@ -59,6 +60,13 @@ export class KeyAuthenticator implements Authenticator {
   /** By key digest: the key's record and what its plans allow (worked out once per lookup, frozen, shared by the calls). */
   readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; entitlements: Readonly<Entitlements> | null; hash: string; until: number }>();
   readonly #lastUseWritten = new Map<string, number>();
+  /**
+   * Counts forget() calls. A lookup under way when something is forgotten may have read the
+   * row before the change it announces; cached, it would outlive the change for the whole
+   * cache lifetime (a minute where changes are announced). Such a lookup answers its own call
+   * and is not cached.
+   */
+  #forgets = 0;
 
   readonly #ttlMs: number;
 
@@ -71,6 +79,7 @@ export class KeyAuthenticator implements Authenticator {
   }
 
   forget(what?: { keyId: string } | { accountId: string }): void {
+    this.#forgets++;
     if (what === undefined) {
       this.#cache.clear();
       return;
@@ -116,9 +125,11 @@ export class KeyAuthenticator implements Authenticator {
     const hit = this.#cache.get(hash);
     // The entry was found under this very digest (each is stored under its own), so comparing the two again could only say yes.
     if (hit && hit.until > now) return hit;
+    const forgetsBefore = this.#forgets;
     const record = await this.#accounts.findKeyByHash(hash);
-    if (this.#cache.size > 50_000) this.#cache.clear();
     const entry = { record, entitlements: record ? Object.freeze(entitlements(record.webPlan, record.apiPlan, record.deal)) : null, hash, until: now + this.#ttlMs };
+    if (this.#forgets !== forgetsBefore) return entry;
+    if (this.#cache.size > 50_000) this.#cache.clear();
     this.#cache.set(hash, entry);
     return entry;
   }

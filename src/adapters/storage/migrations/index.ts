@@ -29,6 +29,7 @@ import { openGaps } from "./0031-open-gaps.ts";
 import { chargeCalls } from "./0032-charge-calls.ts";
 import { webhookDueOrder } from "./0033-webhook-due-order.ts";
 import { mcpTasks } from "./0034-mcp-tasks.ts";
+import { keyChangeNotices } from "./0035-key-change-notices.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /**
@@ -67,5 +68,6 @@ export function allMigrations(types: ColumnTypes): Record<string, Migration> {
     "0032_charge_calls": chargeCalls(types),
     "0033_webhook_due_order": webhookDueOrder(),
     "0034_mcp_tasks": mcpTasks(types),
+    "0035_key_change_notices": keyChangeNotices(types),
   };
 }

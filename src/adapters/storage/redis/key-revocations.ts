@@ -12,8 +12,10 @@ const ACCOUNT_PREFIX = "account:";
 /**
  * Tells every process of a deployment that an API key was revoked, so each one drops it
  * from its authenticator's cache at once instead of serving it until the cache entry
- * expires. Without Redis there is nobody to tell: the process that revokes forgets the key
- * itself, and the others refuse it once their short cache entry expires.
+ * expires. Through Redis here; without Redis, PostgreSQL announces changes itself
+ * (accounts/postgres-key-revocations.ts) and SQLite's file version shows another process's
+ * commit (accounts/sqlite-key-revocations.ts). Given no Redis URL, keyRevocations() tells
+ * nobody: the process that revokes forgets the key itself, no other is told.
  */
 export interface KeyRevocations {
   /** Forgets the key here and announces it to the other processes. */
