@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
 import { randomBase62 } from "../secrets.ts";
 
 /**
@@ -17,8 +17,27 @@ export function newWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBase62(32)}`;
 }
 
+/**
+ * HMAC keys by secret, made once: `createHmac` with a Buffer key turns it into a key object
+ * on every call, which measured 18-37 µs a signature on Node 24 against 2-11 µs with a key
+ * object made beforehand (1 KB body), and a worker signs every attempt. Bounded: emptied when
+ * full, so rotated and deleted endpoints' secrets do not pile up in a long-running process.
+ */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 1024;
+
+function hmacKey(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = createSecretKey(Buffer.from(secret, "utf8"));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function signPayload(secret: string, t: number, body: string | Buffer): string {
-  return createHmac("sha256", Buffer.from(secret, "utf8")).update(`${t}.`, "utf8").update(body).digest("hex");
+  return createHmac("sha256", hmacKey(secret)).update(`${t}.`, "utf8").update(body).digest("hex");
 }
 
 /**

@@ -1,10 +1,20 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { SqlDialect } from "../dialect/dialect.ts";
 import type { Database } from "../schema.ts";
 
 /** Deliveries still to be attempted. */
 export const ACTIVE_STATES = ["pending", "retrying"] as const;
+
+/**
+ * ACTIVE_STATES written into the statement instead of bound: SQLite uses a partial index
+ * only when it can prove the query implies the index's WHERE from the statement's text, and
+ * the due index is `WHERE status IN ('pending', 'retrying')`. With the two states bound,
+ * the claim's pick scanned the whole deliveries table and sorted it (EXPLAIN QUERY PLAN:
+ * `SCAN d`, `USE TEMP B-TREE FOR ORDER BY`; 0.98 ms a pick at 10,000 due rows, growing with
+ * the log); written in, it walks the due index in claim order (0.036 ms).
+ */
+const ACTIVE_STATES_INLINE = ACTIVE_STATES.map((s) => sql.lit(s));
 
 /** What the log says of an attempt whose worker stopped before recording an answer. */
 export const INTERRUPTED_ERROR = "the worker holding this attempt stopped before recording an answer; the lease expired";
@@ -122,7 +132,7 @@ export class PortableDeliveryQueueStatements implements DeliveryQueueStatements 
         .selectFrom("webhook_deliveries as d")
         .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
         .select(["d.id"])
-        .where("d.status", "in", ACTIVE_STATES)
+        .where("d.status", "in", ACTIVE_STATES_INLINE)
         .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<=", now)]));
       if (onlyDeliveryId !== undefined) pick = pick.where("d.id", "=", onlyDeliveryId);
       else pick = pick.where("d.next_attempt_at", "<=", now).where("e.status", "=", "active").orderBy("d.next_attempt_at").orderBy("d.id");
