@@ -21,10 +21,11 @@ const ROOT = join(import.meta.dirname, "..");
 /**
  * Worker processes at once. Most files wait on something (a database, a child process, a
  * browser, a socket) for much of their time, so on two cores more workers than cores keep
- * both busy. On this project's 2-core machine 6 workers took 317 s, 8 took 257 s, 10 took
- * 259 s and 14 took 313 s (more CPU lost to contention); bench/README.md, "The test suite".
+ * both busy; too many lose CPU to contention. With the queue, on this project's 2-core
+ * machine: 6 workers took 168 s, 8 took 172 and 175 s, 10 took 185 s (bench/README.md,
+ * "The test suite").
  */
-const WORKERS = Math.max(1, Number(process.env.MDS_TEST_WORKERS ?? 8));
+const WORKERS = Math.max(1, Number(process.env.MDS_TEST_WORKERS ?? 6));
 /** A file running this long is stuck (a test's own time-out is 2 minutes; the longest file takes under 2). */
 const FILE_LIMIT_MS = 10 * 60_000;
 
