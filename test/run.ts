@@ -25,7 +25,11 @@ const ROOT = join(import.meta.dirname, "..");
  * machine: 6 workers took 168 s, 8 took 172 and 175 s, 10 took 185 s (bench/README.md,
  * "The test suite").
  */
-const WORKERS = Math.max(1, Number(process.env.MDS_TEST_WORKERS ?? 6));
+const WORKERS = Number(process.env.MDS_TEST_WORKERS ?? 6);
+if (!Number.isInteger(WORKERS) || WORKERS < 1) {
+  process.stderr.write(`npm test: MDS_TEST_WORKERS must be a whole number of 1 or more, not "${process.env.MDS_TEST_WORKERS}"\n`);
+  process.exit(2);
+}
 /** A file running this long is stuck (a test's own time-out is 2 minutes; the longest file takes under 2). */
 const FILE_LIMIT_MS = 10 * 60_000;
 

@@ -10,10 +10,10 @@ import { describe, it } from "node:test";
 const ROOT = join(import.meta.dirname, "..");
 const fixture = (name: string) => `test/fixtures/runner/${name}.fixture.ts`;
 
-function runner(files: string[], workers: number): Promise<{ code: number; out: string }> {
+function runner(files: string[], workers: number | string): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, "test/run.ts"), ...files], { cwd: ROOT, env: { ...process.env, MDS_TEST_WORKERS: String(workers), INIT_CWD: ROOT } }, (err, stdout) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout });
+    execFile(process.execPath, [join(ROOT, "test/run.ts"), ...files], { cwd: ROOT, env: { ...process.env, MDS_TEST_WORKERS: String(workers), INIT_CWD: ROOT } }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout, err: stderr });
     });
   });
 }
@@ -56,6 +56,17 @@ describe("npm test's runner", () => {
       assert.match(failed, /exits\.fixture\.ts/);
       assert.match(failed, /fails\.fixture\.ts/);
       assert.doesNotMatch(failed, /passes\.fixture\.ts/);
+    });
+  }
+
+  // A worker count that is not one would otherwise start no worker and pass having run nothing.
+  for (const workers of ["0", "abc", "2.5"]) {
+    it(`MDS_TEST_WORKERS=${workers} is refused in one line, and nothing passes`, async () => {
+      const r = await runner([fixture("passes")], workers);
+      assert.equal(r.code, 2);
+      assert.equal(r.err.trim().split("\n").length, 1);
+      assert.match(r.err, new RegExp(`MDS_TEST_WORKERS must be a whole number of 1 or more, not "${workers.replace(".", "\\.")}"`));
+      assert.doesNotMatch(r.out, /ℹ pass/);
     });
   }
 });
