@@ -58,7 +58,7 @@ export class KeyAuthenticator implements Authenticator {
   readonly #clock: Clock;
   readonly #tokens: TokenVerifier | undefined;
   /** By key digest: the key's record and what its plans allow (worked out once per lookup, frozen, shared by the calls). */
-  readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; entitlements: Readonly<Entitlements> | null; hash: string; until: number }>();
+  readonly #cache = new Map<string, { record: KeyPrincipalRecord | null; entitlements: Readonly<Entitlements> | null; until: number }>();
   readonly #lastUseWritten = new Map<string, number>();
   /**
    * Counts forget() calls. A lookup under way when something is forgotten may have read the
@@ -127,7 +127,7 @@ export class KeyAuthenticator implements Authenticator {
     if (hit && hit.until > now) return hit;
     const forgetsBefore = this.#forgets;
     const record = await this.#accounts.findKeyByHash(hash);
-    const entry = { record, entitlements: record ? Object.freeze(entitlements(record.webPlan, record.apiPlan, record.deal)) : null, hash, until: now + this.#ttlMs };
+    const entry = { record, entitlements: record ? Object.freeze(entitlements(record.webPlan, record.apiPlan, record.deal)) : null, until: now + this.#ttlMs };
     if (this.#forgets !== forgetsBefore) return entry;
     if (this.#cache.size > 50_000) this.#cache.clear();
     this.#cache.set(hash, entry);
