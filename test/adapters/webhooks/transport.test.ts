@@ -78,6 +78,15 @@ describe("webhook HTTP client", () => {
         } else if (p === "/big") {
           res.statusCode = Number(u.searchParams.get("status") ?? 200);
           res.end(Buffer.alloc(1024 * 1024, 0x62));
+        } else if (p === "/early") {
+          // An informational answer first (103 Early Hints), then the real one.
+          res.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" });
+          if (u.searchParams.has("drop")) {
+            res.socket?.destroy();
+            return;
+          }
+          res.statusCode = Number(u.searchParams.get("status") ?? 204);
+          res.end(u.searchParams.get("body") ?? "");
         } else if (p === "/reset") {
           res.socket?.write("HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial");
           res.socket?.destroy();
@@ -198,6 +207,16 @@ describe("webhook HTTP client", () => {
     const big = await send("https://hooks.example.test:8443/big");
     assert.equal(big.success, true);
     assert.equal(big.responseSnippet?.length, 1024);
+  });
+
+  it("R-4: an informational 1xx answer before the real one is not the outcome", async () => {
+    const ok = await send("https://hooks.example.test:8443/early");
+    assert.deepEqual([ok.success, ok.statusCode, ok.responseSnippet], [true, 204, ""]);
+    const failed = await send("https://hooks.example.test:8443/early?status=500&body=down");
+    assert.deepEqual([failed.success, failed.statusCode, failed.errorClass, failed.responseSnippet], [false, 500, "http_status", "down"]);
+    // A connection dropped after the 1xx had no outcome: no status, a transport failure.
+    const dropped = await send("https://hooks.example.test:8443/early?drop");
+    assert.deepEqual([dropped.success, dropped.statusCode, dropped.errorClass], [false, null, "protocol"]);
   });
 
   it("T-1: a connect that never does TLS, a server that never answers, a trickled error body and a hung DNS lookup all end at the deadline", async () => {
