@@ -36,6 +36,7 @@ const BENCHMARKS: Benchmark[] = [
   { name: "search", file: "search.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "track", file: "track.ts", quickArgs: ["5", "1"], alsoUses: ["DATABASE_URL"] },
   { name: "webhooks", file: "webhooks.ts", quickArgs: ["200", "1"], alsoUses: ["DATABASE_URL"] },
+  { name: "delivery-client", file: "delivery-client.ts", quickArgs: ["200", "2"] },
   { name: "links-at-once", file: "links-at-once.ts", quickArgs: ["--reports", "5", "--baseline-reports", "2", "--refresh-ms", "2000"], alsoUses: ["DATABASE_URL"] },
   { name: "position-jump", file: "position-jump.ts", quickArgs: ["--fixes", "20000", "--vessels", "1000", "--rounds", "1"] },
   { name: "feeds", file: "feeds.ts", quickArgs: ["--messages", "2000", "--samples", "10"] },

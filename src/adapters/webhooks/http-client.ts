@@ -2,7 +2,6 @@ import { promises as dns } from "node:dns";
 import type { LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { Agent, buildConnector, request } from "undici";
-import { DeadlineError, dispatchAttempt } from "./attempt-dispatch.ts";
 import { type AddressPolicy, isAllowedAddress, productionPolicy } from "../../domain/webhooks/address-policy.ts";
 import { checkTargetUrl } from "../../domain/webhooks/endpoint-url.ts";
 import { ATTEMPT_DEADLINE_MS, isSuccessStatus, MAX_BODY_BYTES, RESPONSE_SNIPPET_BYTES } from "../../domain/webhooks/schedule.ts";
@@ -80,6 +79,9 @@ class DnsError extends Error {
   readonly code = "E_DNS";
 }
 
+class DeadlineError extends Error {
+  readonly code = "E_DEADLINE";
+}
 
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 const DNS_CODES = new Set(["ENOTFOUND", "ENODATA", "ESERVFAIL", "EAI_AGAIN", "ETIMEOUT", "EREFUSED", "EBADRESP", "ENONAME"]);
@@ -89,7 +91,7 @@ function codeOf(e: unknown): string {
   return String(err?.code ?? err?.cause?.code ?? "");
 }
 
-function classify(e: unknown): { errorClass: ErrorClass; error: string } {
+function classify(e: unknown, stage: "connect" | "response"): { errorClass: ErrorClass; error: string } {
   const code = codeOf(e);
   const message = e instanceof Error ? e.message : String(e);
   const text = `${code ? `${code}: ` : ""}${message}`.slice(0, 500);
@@ -100,7 +102,7 @@ function classify(e: unknown): { errorClass: ErrorClass; error: string } {
   if (e instanceof DnsError || code === "E_DNS" || DNS_CODES.has(code)) return { errorClass: "dns", error: text };
   if (TLS_CODES.test(code)) return { errorClass: "tls", error: text };
   if (code.startsWith("HPE_") || (e as Error)?.name === "HTTPParserError" || code === "UND_ERR_INFO" || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") return { errorClass: "protocol", error: text };
-  if (code === "UND_ERR_SOCKET") return { errorClass: "protocol", error: text };
+  if (stage === "response" || code === "UND_ERR_SOCKET") return { errorClass: "protocol", error: text };
   return { errorClass: "connect", error: text };
 }
 
@@ -174,14 +176,26 @@ export class DeliveryTransport {
     if (Buffer.byteLength(req.body, "utf8") > MAX_BODY_BYTES) {
       return done({ success: false, statusCode: null, errorClass: "body_too_large", error: `the body is larger than ${MAX_BODY_BYTES} bytes`, responseSnippet: null });
     }
+    const { ac, deadline, timer } = startDeadline(this.#deadlineMs);
+    let status: number | null = null;
     try {
-      const res = await dispatchAttempt(this.#agent, target.url, req.body, req.headers, this.#deadlineMs, RESPONSE_SNIPPET_BYTES);
-      const ok = isSuccessStatus(res.status);
-      return done({ success: ok, statusCode: res.status, errorClass: ok ? null : "http_status", error: ok ? null : `answered ${res.status}`, responseSnippet: res.snippet });
+      const res = await Promise.race([
+        request(target.url, { method: "POST", dispatcher: this.#agent, body: req.body, headers: req.headers, signal: ac.signal }),
+        deadline,
+      ]);
+      status = res.statusCode;
+      // Headers came in time: the outcome is decided. Read a little of the body for the log, within what is left of the deadline.
+      const snippet = await Promise.race([readSnippet(res.body), deadline]).catch(() => {
+        res.body.destroy();
+        return null;
+      });
+      const ok = isSuccessStatus(status);
+      return done({ success: ok, statusCode: status, errorClass: ok ? null : "http_status", error: ok ? null : `answered ${status}`, responseSnippet: snippet });
     } catch (e) {
-      // Only an attempt with no status fails here: once the status is in, the outcome is decided.
-      const c = classify(e);
-      return done({ success: false, statusCode: null, errorClass: c.errorClass, error: c.error, responseSnippet: null });
+      const c = classify(e, status === null ? "connect" : "response");
+      return done({ success: false, statusCode: status, errorClass: c.errorClass, error: c.error, responseSnippet: null });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -219,4 +233,20 @@ export class DeliveryTransport {
   async close(): Promise<void> {
     await this.#agent.close();
   }
+}
+
+/** At most RESPONSE_SNIPPET_BYTES, as UTF-8 text (invalid bytes replaced); the rest of the body is dropped with the connection. */
+async function readSnippet(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let got = 0;
+  for await (const chunk of body) {
+    const take = Math.min(chunk.length, RESPONSE_SNIPPET_BYTES - got);
+    if (take > 0) chunks.push(chunk.subarray(0, take));
+    got += chunk.length;
+    if (got >= RESPONSE_SNIPPET_BYTES) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
